@@ -1,0 +1,28 @@
+package io.tablestorecdc.checkpoint.model;
+
+import java.util.Comparator;
+
+/**
+ * The server's ordering of one change: epoch, commit timestamp (microseconds) and row index.
+ *
+ * <p>Orders the changes of one primary key; all zero when the server sends none.
+ */
+public record SequenceInfo(int epoch, long timestampMicros, int rowIndex)
+        implements Comparable<SequenceInfo> {
+
+    public static final SequenceInfo NONE = new SequenceInfo(0, 0L, 0);
+
+    private static final Comparator<SequenceInfo> ORDER =
+            Comparator.comparingInt(SequenceInfo::epoch)
+                    .thenComparingLong(SequenceInfo::timestampMicros)
+                    .thenComparingInt(SequenceInfo::rowIndex);
+
+    public boolean isPresent() {
+        return !equals(NONE);
+    }
+
+    @Override
+    public int compareTo(SequenceInfo other) {
+        return ORDER.compare(this, other);
+    }
+}

@@ -1,0 +1,16 @@
+package io.tablestorecdc.checkpoint.model;
+
+/**
+ * A channel's status as the tunnel server reports it.
+ *
+ * <p>{@code WAIT} channels exist but are held by the server (a child whose parents have not
+ * finished, or a stream channel while base data is still being read); only {@code OPEN} channels
+ * may be read (invariant 4).
+ */
+public enum ServerChannelStatus {
+    WAIT,
+    OPEN,
+    CLOSING,
+    CLOSE,
+    TERMINATED
+}
