@@ -1,0 +1,23 @@
+package io.tablestorecdc.emulator.table;
+
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.RecordColumn;
+import com.alicloud.openservices.tablestore.model.StreamRecord;
+import java.util.List;
+
+/**
+ * One acknowledged row mutation, as the table layer hands it to the tunnel layer's change logs.
+ *
+ * @param table the table written
+ * @param primaryKey the row's primary key
+ * @param type PUT, UPDATE or DELETE
+ * @param columns the attribute columns: all of the new row's for PUT, the touched ones with their
+ *     per-column operation for UPDATE, none for DELETE
+ * @param commitTimeMicros the server time of the write, microseconds since the epoch
+ */
+public record RowChange(
+        String table,
+        PrimaryKey primaryKey,
+        StreamRecord.RecordType type,
+        List<RecordColumn> columns,
+        long commitTimeMicros) {}
