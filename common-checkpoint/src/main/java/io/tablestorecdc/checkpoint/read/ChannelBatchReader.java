@@ -1,0 +1,242 @@
+package io.tablestorecdc.checkpoint.read;
+
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.tunnel.ReadResult;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * Reads one channel's part of one batch, record by record, and knows where it stopped.
+ *
+ * <p>A first read stops at its {@link ChannelReadLimit}; its end becomes the channel's entry in the
+ * batch's end snapshot, including how many records it delivered. A replay of that batch (after a
+ * crash, a task retry or a speculative attempt) delivers exactly that many records from the same
+ * start — the same records, however the server splits them into responses this time (invariant 1).
+ *
+ * <p>Positions are a token plus a count of records consumed after it ({@link ChannelPosition}), so
+ * a batch may end in the middle of a server response. Not thread-safe: one reader per channel.
+ */
+public final class ChannelBatchReader {
+
+    /** Consecutive empty responses a replay tolerates before it declares the channel diverged. */
+    static final int REPLAY_EMPTY_READS_ALLOWED = 20;
+
+    private final TunnelProxy proxy;
+    private final TunnelClientId client;
+    private final ChannelCheckpoint start;
+    private final long recordCap;
+    private final boolean replay;
+    private final long startNanos;
+    private final long budgetNanos;
+    private final LongSupplier nanoClock;
+    private final IdleBackoff backoff;
+
+    private String requestedToken;
+    private List<ChangeRecord> response = List.of();
+    private int indexInResponse;
+    private ChannelPosition afterResponse;
+    private boolean serverMayHaveMore = true;
+    private long skipRemaining;
+    private long delivered;
+    private int emptyReadsInARow;
+    private SequenceInfo lastSequence = SequenceInfo.NONE;
+
+    private ChannelBatchReader(
+            TunnelProxy proxy,
+            TunnelClientId client,
+            ChannelCheckpoint start,
+            long recordCap,
+            boolean replay,
+            long budgetNanos,
+            LongSupplier nanoClock,
+            IdleBackoff backoff) {
+        this.proxy = proxy;
+        this.client = client;
+        this.start = start;
+        this.recordCap = recordCap;
+        this.replay = replay;
+        this.nanoClock = nanoClock;
+        this.backoff = backoff;
+        this.startNanos = nanoClock.getAsLong();
+        this.budgetNanos = budgetNanos;
+        ChannelPosition from = start.position();
+        this.requestedToken = from.token();
+        this.afterResponse = from;
+        this.skipRemaining = from.isFinished() ? 0 : from.skip();
+    }
+
+    /** A first read of this channel in a batch, bounded by {@code limit}. */
+    public static ChannelBatchReader firstRead(
+            TunnelProxy proxy,
+            TunnelClientId client,
+            ChannelCheckpoint start,
+            ChannelReadLimit limit,
+            LongSupplier nanoClock) {
+        return new ChannelBatchReader(
+                proxy,
+                client,
+                start,
+                limit.maxRecords(),
+                false,
+                limit.timeBudget().toNanos(),
+                nanoClock,
+                IdleBackoff.NONE);
+    }
+
+    /**
+     * A replay that delivers exactly {@code recordedEnd.batchRecords()} records from {@code start}.
+     *
+     * @param backoff waits between empty responses (the server may need a moment after a restart)
+     */
+    public static ChannelBatchReader replay(
+            TunnelProxy proxy,
+            TunnelClientId client,
+            ChannelCheckpoint start,
+            ChannelCheckpoint recordedEnd,
+            IdleBackoff backoff) {
+        return new ChannelBatchReader(
+                proxy,
+                client,
+                start,
+                recordedEnd.batchRecords(),
+                true,
+                Long.MAX_VALUE,
+                System::nanoTime,
+                backoff);
+    }
+
+    /** The next record of this batch, or empty when this channel's part of the batch is done. */
+    public Optional<ChangeRecord> next() {
+        while (delivered < recordCap) {
+            if (indexInResponse < response.size()) {
+                return Optional.of(deliver(response.get(indexInResponse++)));
+            }
+            if (!fetchNextResponse()) {
+                break;
+            }
+        }
+        if (replay && delivered < recordCap) {
+            throw diverged("the channel ended");
+        }
+        return Optional.empty();
+    }
+
+    /** Records delivered so far. */
+    public long delivered() {
+        return delivered;
+    }
+
+    /** Where the next batch resumes this channel: right after the last delivered record. */
+    public ChannelPosition position() {
+        if (indexInResponse >= response.size()) {
+            return afterResponse.isFinished()
+                    ? afterResponse
+                    : ChannelPosition.at(
+                            afterResponse.token(), afterResponse.skip() + skipRemaining);
+        }
+        return ChannelPosition.at(requestedToken, indexInResponse);
+    }
+
+    /** This channel's entry for the batch's end snapshot. */
+    public ChannelCheckpoint endCheckpoint() {
+        return start.advancedTo(position(), delivered, lastSequence);
+    }
+
+    private ChangeRecord deliver(ChangeRecord record) {
+        delivered++;
+        if (record.sequence().isPresent()) {
+            lastSequence = record.sequence();
+        }
+        return record;
+    }
+
+    /** Loads the next response, discarding already-consumed records; false when reading stops. */
+    private boolean fetchNextResponse() {
+        while (true) {
+            if (afterResponse.isFinished() || !mayAskServer()) {
+                return false;
+            }
+            requestedToken = afterResponse.token();
+            ReadResult result = proxy.readRecords(client, start.channelId(), requestedToken);
+            response = result.records();
+            afterResponse = result.next();
+            serverMayHaveMore = result.mayMoreRecord();
+            indexInResponse = (int) Math.min(skipRemaining, response.size());
+            skipRemaining -= indexInResponse;
+            if (indexInResponse < response.size()) {
+                emptyReadsInARow = 0;
+                return true;
+            }
+            if (!noteEmptyRead(result)) {
+                return false;
+            }
+        }
+    }
+
+    private boolean mayAskServer() {
+        if (replay) {
+            return true;
+        }
+        return serverMayHaveMore && nanoClock.getAsLong() - startNanos < budgetNanos;
+    }
+
+    /** After a response with nothing to deliver: whether to ask again. */
+    private boolean noteEmptyRead(ReadResult result) {
+        if (!result.records().isEmpty()) {
+            return true; // everything in it was skipped; the next response continues
+        }
+        if (!replay) {
+            return serverMayHaveMore; // an empty answer that says "maybe more": ask again
+        }
+        if (++emptyReadsInARow > REPLAY_EMPTY_READS_ALLOWED) {
+            throw diverged(
+                    "the server returned no records " + emptyReadsInARow + " times in a row");
+        }
+        backoff.pause(emptyReadsInARow);
+        return true;
+    }
+
+    private ReplayDivergedException diverged(String why) {
+        return new ReplayDivergedException(
+                "Replay of channel "
+                        + start.channelId()
+                        + " from "
+                        + start.position()
+                        + " delivered "
+                        + delivered
+                        + " of the "
+                        + recordCap
+                        + " records its first run read, because "
+                        + why
+                        + ". The tunnel no longer serves the records this batch was built from"
+                        + " (stream data past retention, or the tunnel was re-created): restart"
+                        + " the query or job from a new checkpoint after checking what the sink"
+                        + " holds.");
+    }
+
+    /** How long to wait after the n-th empty response in a row of a replay. */
+    @FunctionalInterface
+    public interface IdleBackoff {
+        IdleBackoff NONE = attempt -> {};
+
+        void pause(int attempt);
+
+        /** Exponential backoff from 10 ms up to 1 s. */
+        static IdleBackoff exponential() {
+            return attempt -> {
+                try {
+                    Thread.sleep(Math.min(1000L, 10L << Math.min(attempt, 7)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("Interrupted while replaying a batch", e);
+                }
+            };
+        }
+    }
+}

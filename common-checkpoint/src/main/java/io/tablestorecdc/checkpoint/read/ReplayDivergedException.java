@@ -1,0 +1,15 @@
+package io.tablestorecdc.checkpoint.read;
+
+/**
+ * A replayed batch could not deliver the records its first run delivered: the channel ended or
+ * stayed empty before the recorded count was reached. Continuing would lose or invent records, so
+ * the batch fails instead.
+ */
+public final class ReplayDivergedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public ReplayDivergedException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,36 @@
+package io.tablestorecdc.checkpoint.tunnel;
+
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One {@code readRecords} response in our terms.
+ *
+ * @param records the changes, in channel order
+ * @param next where the following read starts (a token with skip 0), or finished when the channel
+ *     has delivered its last record
+ * @param mayMoreRecord whether the server may have more records right now; when the server does not
+ *     say, the SDK's own rule is applied (more than 500 records or more than 900 KB means "maybe
+ *     more"), so a caller can back off on idle stream channels
+ * @param serializedSize the protobuf size of the response in bytes
+ */
+public record ReadResult(
+        List<ChangeRecord> records,
+        ChannelPosition next,
+        boolean mayMoreRecord,
+        int serializedSize) {
+
+    public ReadResult {
+        records = List.copyOf(records);
+        Objects.requireNonNull(next, "next");
+        if (serializedSize < 0) {
+            throw new IllegalArgumentException("serializedSize must be >= 0: " + serializedSize);
+        }
+    }
+
+    public boolean isFinished() {
+        return next.isFinished();
+    }
+}

@@ -1,0 +1,411 @@
+package io.tablestorecdc.checkpoint.tunnel;
+
+import com.alicloud.openservices.tablestore.ClientConfiguration;
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.TunnelClientInterface;
+import com.alicloud.openservices.tablestore.model.StreamRecord;
+import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
+import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
+import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelResponse;
+import com.alicloud.openservices.tablestore.model.tunnel.StartOffsetFlag;
+import com.alicloud.openservices.tablestore.model.tunnel.StreamTunnelConfig;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelInfo;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.Channel;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.CheckpointRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.ConnectTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.GetCheckpointRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.GetCheckpointResponse;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.ShutdownTunnelRequest;
+import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.model.ServerChannel;
+import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The {@link TunnelProxy} over the Tablestore SDK's {@code TunnelClient}: the only class that calls
+ * the tunnel server.
+ *
+ * <p>It uses the low-level {@code model.tunnel.internal} requests (research/sdk-wire-protocol.md
+ * §1.6) rather than the SDK's {@code TunnelWorker}, because the engines, not a worker thread pool,
+ * decide when a channel is read and when its progress is durable. The SDK retries no tunnel action
+ * (§1.7), so every call goes through {@link TransientRetry}.
+ */
+public final class SdkTunnelProxy implements TunnelProxy {
+
+    // The SDK's own "maybe more" rule when the server omits may_more_record (§1.3).
+    private static final int MAY_MORE_RECORDS = 500;
+    private static final int MAY_MORE_BYTES = 900 * 1024;
+
+    private final TunnelClientInterface client;
+    private final String description;
+    private final TransientRetry retry;
+    private final SecretRedactor redactor;
+    private final TunnelMetrics metrics;
+
+    SdkTunnelProxy(
+            TunnelClientInterface client,
+            String description,
+            TransientRetry retry,
+            SecretRedactor redactor,
+            TunnelMetrics metrics) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.description = Objects.requireNonNull(description, "description");
+        this.retry = Objects.requireNonNull(retry, "retry");
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** A proxy with the default retry policy and its own metrics. */
+    public static SdkTunnelProxy create(TablestoreEndpoint endpoint) {
+        return create(endpoint, TunnelRetryPolicy.DEFAULT, new TunnelMetrics());
+    }
+
+    /** A proxy that retries with {@code policy} and counts into {@code metrics}. */
+    public static SdkTunnelProxy create(
+            TablestoreEndpoint endpoint, TunnelRetryPolicy policy, TunnelMetrics metrics) {
+        TablestoreCredentials credentials = endpoint.credentials();
+        SecretRedactor redactor = SecretRedactor.of(credentials);
+        TunnelClient client =
+                new TunnelClient(
+                        endpoint.endpoint(),
+                        credentials.accessKeyId(),
+                        credentials.accessKeySecret(),
+                        endpoint.instanceName(),
+                        new ClientConfiguration(),
+                        credentials.stsToken().orElse(null));
+        String description =
+                "endpoint="
+                        + endpoint.endpoint()
+                        + ", instance="
+                        + endpoint.instanceName()
+                        + ", accessKeyId="
+                        + credentials.accessKeyId();
+        return new SdkTunnelProxy(
+                client,
+                description,
+                TransientRetry.withRealClock(policy, metrics, redactor),
+                redactor,
+                metrics);
+    }
+
+    /** The counters this proxy updates. */
+    public TunnelMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    public TunnelDescription describeTunnel(String tableName, String tunnelName) {
+        DescribeTunnelResponse response =
+                retry.call(
+                        "describeTunnel",
+                        tunnelTarget(tableName, tunnelName),
+                        () ->
+                                client.describeTunnel(
+                                        new DescribeTunnelRequest(tableName, tunnelName)));
+        return toDescription(response.getTunnelInfo(), response.getChannelInfos());
+    }
+
+    @Override
+    public String createTunnel(
+            String tableName, String tunnelName, TunnelType type, TunnelStart start) {
+        CreateTunnelRequest request = new CreateTunnelRequest(tableName, tunnelName, sdkType(type));
+        if (type != TunnelType.BASE_DATA) {
+            request.setStreamTunnelConfig(streamConfig(start));
+        }
+        return retry.call(
+                        "createTunnel",
+                        tunnelTarget(tableName, tunnelName),
+                        () -> client.createTunnel(request))
+                .getTunnelId();
+    }
+
+    @Override
+    public TunnelClientId connect(String tunnelId, String clientTag, Duration heartbeatTimeout) {
+        long timeoutSeconds = Math.max(1L, heartbeatTimeout.toSeconds());
+        ConnectTunnelRequest request =
+                new ConnectTunnelRequest(
+                        tunnelId, new TunnelClientConfig(timeoutSeconds, clientTag));
+        String clientId =
+                retry.call("connect", "tunnel " + tunnelId, () -> client.connectTunnel(request))
+                        .getClientId();
+        return new TunnelClientId(tunnelId, clientId);
+    }
+
+    @Override
+    public List<AssignedChannel> heartbeat(TunnelClientId id, List<HeldChannel> held) {
+        List<Channel> channels = new ArrayList<>();
+        for (HeldChannel h : held) {
+            channels.add(new Channel(h.channelId(), h.version(), sdkStatus(h.status())));
+        }
+        HeartbeatRequest request = new HeartbeatRequest(id.tunnelId(), id.clientId(), channels);
+        List<Channel> answer =
+                retry.call("heartbeat", clientTarget(id), () -> client.heartbeat(request))
+                        .getChannels();
+        List<AssignedChannel> assigned = new ArrayList<>();
+        for (Channel c : answer == null ? List.<Channel>of() : answer) {
+            assigned.add(new AssignedChannel(c.getChannelId(), c.getVersion(), status(c)));
+        }
+        return assigned;
+    }
+
+    @Override
+    public ServerCheckpoint getCheckpoint(TunnelClientId id, String channelId) {
+        GetCheckpointRequest request =
+                new GetCheckpointRequest(id.tunnelId(), id.clientId(), channelId);
+        GetCheckpointResponse response =
+                retry.call(
+                        "getCheckpoint",
+                        channelTarget(id, channelId),
+                        () -> client.getCheckpoint(request));
+        String token = response.getCheckpoint();
+        if (token == null || token.isEmpty()) {
+            throw new TunnelException(
+                    Kind.MALFORMED_RESPONSE,
+                    "The tunnel server returned an empty checkpoint for "
+                            + channelTarget(id, channelId)
+                            + "; the channel has no position to start from. Report this with the"
+                            + " server version.");
+        }
+        return new ServerCheckpoint(ChannelPosition.at(token), response.getSequenceNumber());
+    }
+
+    @Override
+    public long checkpoint(
+            TunnelClientId id, String channelId, ChannelPosition position, long sequenceNumber) {
+        try {
+            sendCheckpoint(id, channelId, position, sequenceNumber);
+            return sequenceNumber;
+        } catch (TunnelException e) {
+            if (e.kind() != Kind.CHECKPOINT_CONFLICT) {
+                throw e;
+            }
+        }
+        return resyncAndCheckpoint(id, channelId, position);
+    }
+
+    // OTSSequenceNumberNotMatch: our sequence number is stale (a restart, or an earlier attempt
+    // that the server applied although we saw an error). Re-read once, as the SDK's Checkpointer
+    // does, and send again once with the server's next number.
+    private long resyncAndCheckpoint(
+            TunnelClientId id, String channelId, ChannelPosition position) {
+        metrics.recordResync();
+        ServerCheckpoint server = getCheckpoint(id, channelId);
+        if (server.position().token().equals(position.token())) {
+            return server.sequenceNumber();
+        }
+        if (server.position().isFinished()) {
+            throw new TunnelException(
+                    Kind.CHECKPOINT_CONFLICT,
+                    "The server checkpoint of "
+                            + channelTarget(id, channelId)
+                            + " is already finished; refusing to move it back to "
+                            + position
+                            + ". "
+                            + SdkErrorClassifier.advice(Kind.CHECKPOINT_CONFLICT));
+        }
+        sendCheckpoint(id, channelId, position, server.nextSequenceNumber());
+        return server.nextSequenceNumber();
+    }
+
+    private void sendCheckpoint(
+            TunnelClientId id, String channelId, ChannelPosition position, long sequenceNumber) {
+        CheckpointRequest request =
+                new CheckpointRequest(
+                        id.tunnelId(), id.clientId(), channelId, position.token(), sequenceNumber);
+        retry.call("checkpoint", channelTarget(id, channelId), () -> client.checkpoint(request));
+    }
+
+    @Override
+    public ReadResult readRecords(TunnelClientId id, String channelId, String token) {
+        if (ChannelPosition.FINISHED_TOKEN.equals(token)) {
+            throw new IllegalArgumentException(
+                    "Channel " + channelId + " is finished; there is nothing to read after it");
+        }
+        ReadRecordsRequest request =
+                new ReadRecordsRequest(id.tunnelId(), id.clientId(), channelId, token);
+        ReadRecordsResponse response =
+                retry.call(
+                        "readRecords",
+                        channelTarget(id, channelId),
+                        () -> client.readRecords(request));
+        return toReadResult(response, channelId);
+    }
+
+    static ReadResult toReadResult(ReadRecordsResponse response, String channelId) {
+        List<ChangeRecord> records = new ArrayList<>();
+        List<StreamRecord> raw = response.getRecords();
+        for (StreamRecord r : raw == null ? List.<StreamRecord>of() : raw) {
+            records.add(ChangeRecordConverter.toChangeRecord(r, channelId));
+        }
+        String nextToken = response.getNextToken();
+        ChannelPosition next =
+                nextToken == null ? ChannelPosition.finished() : ChannelPosition.at(nextToken);
+        int size = Math.max(0, response.getMemoizedSerializedSize());
+        Boolean mayMore = response.getMayMoreRecord();
+        boolean more =
+                mayMore != null
+                        ? mayMore
+                        : records.size() > MAY_MORE_RECORDS || size > MAY_MORE_BYTES;
+        return new ReadResult(records, next, more, size);
+    }
+
+    @Override
+    public void shutdown(TunnelClientId id) {
+        ShutdownTunnelRequest request = new ShutdownTunnelRequest(id.tunnelId(), id.clientId());
+        retry.call("shutdown", clientTarget(id), () -> client.shutdownTunnel(request));
+    }
+
+    @Override
+    public void close() {
+        client.shutdown();
+    }
+
+    static TunnelDescription toDescription(TunnelInfo info, List<ChannelInfo> channelInfos) {
+        if (info == null) {
+            throw new TunnelException(
+                    Kind.MALFORMED_RESPONSE,
+                    "The tunnel server described a tunnel without its tunnel info; report this"
+                            + " with the server version.");
+        }
+        TunnelType type = ourType(info.getTunnelType());
+        List<ServerChannel> channels = new ArrayList<>();
+        for (ChannelInfo c : channelInfos == null ? List.<ChannelInfo>of() : channelInfos) {
+            channels.add(toServerChannel(c, type));
+        }
+        return new TunnelDescription(
+                info.getTunnelId(),
+                Objects.toString(info.getTunnelName(), ""),
+                info.getTableName(),
+                type,
+                Optional.ofNullable(info.getStage()).map(SdkTunnelProxy::ourStage),
+                info.isExpired(),
+                channels);
+    }
+
+    private static ServerChannel toServerChannel(ChannelInfo c, TunnelType tunnelType) {
+        ChannelType type;
+        if (c.getChannelType() != null) {
+            type =
+                    c.getChannelType()
+                                    == com.alicloud.openservices.tablestore.model.tunnel.ChannelType
+                                            .BaseData
+                            ? ChannelType.BASE_DATA
+                            : ChannelType.STREAM;
+        } else {
+            // Older servers omit the type; a single-kind tunnel still tells it.
+            type = tunnelType == TunnelType.BASE_DATA ? ChannelType.BASE_DATA : ChannelType.STREAM;
+        }
+        // A channel without a status has not been scheduled yet: treat it as held (WAIT), the
+        // status under which nothing reads it.
+        ServerChannelStatus status =
+                c.getChannelStatus() == null
+                        ? ServerChannelStatus.WAIT
+                        : ServerChannelStatus.valueOf(c.getChannelStatus().name());
+        Optional<String> clientId = Optional.ofNullable(c.getClientId()).filter(s -> !s.isEmpty());
+        long consumedAt =
+                c.getChannelConsumePoint() == null ? 0L : c.getChannelConsumePoint().getTime();
+        return new ServerChannel(c.getChannelId(), type, status, clientId, consumedAt);
+    }
+
+    private static ServerChannelStatus status(Channel c) {
+        if (c.getStatus() == null) {
+            throw new TunnelException(
+                    Kind.MALFORMED_RESPONSE,
+                    "The tunnel server returned channel "
+                            + c.getChannelId()
+                            + " without a status in a heartbeat; report this with the server"
+                            + " version.");
+        }
+        return ServerChannelStatus.valueOf(c.getStatus().name());
+    }
+
+    private static ChannelStatus sdkStatus(ServerChannelStatus status) {
+        return ChannelStatus.valueOf(status.name());
+    }
+
+    private static TunnelType ourType(
+            com.alicloud.openservices.tablestore.model.tunnel.TunnelType type) {
+        if (type == null) {
+            throw new TunnelException(
+                    Kind.MALFORMED_RESPONSE, "The tunnel server described a tunnel without a type");
+        }
+        switch (type) {
+            case BaseData:
+                return TunnelType.BASE_DATA;
+            case Stream:
+                return TunnelType.STREAM;
+            default:
+                return TunnelType.BASE_AND_STREAM;
+        }
+    }
+
+    private static com.alicloud.openservices.tablestore.model.tunnel.TunnelType sdkType(
+            TunnelType type) {
+        switch (type) {
+            case BASE_DATA:
+                return com.alicloud.openservices.tablestore.model.tunnel.TunnelType.BaseData;
+            case STREAM:
+                return com.alicloud.openservices.tablestore.model.tunnel.TunnelType.Stream;
+            default:
+                return com.alicloud.openservices.tablestore.model.tunnel.TunnelType.BaseAndStream;
+        }
+    }
+
+    private static TunnelDescription.Stage ourStage(
+            com.alicloud.openservices.tablestore.model.tunnel.TunnelStage stage) {
+        switch (stage) {
+            case InitBaseDataAndStreamShard:
+                return TunnelDescription.Stage.INIT_BASE_AND_STREAM;
+            case ProcessBaseData:
+                return TunnelDescription.Stage.PROCESS_BASE_DATA;
+            default:
+                return TunnelDescription.Stage.PROCESS_STREAM;
+        }
+    }
+
+    // The SDK sends a non-zero start offset instead of the flag, and a non-zero end offset
+    // alongside either; both in milliseconds (it converts to nanoseconds on the wire).
+    static StreamTunnelConfig streamConfig(TunnelStart start) {
+        StreamTunnelConfig config =
+                new StreamTunnelConfig(
+                        start.kind() == TunnelStart.Kind.EARLIEST
+                                ? StartOffsetFlag.EARLIEST
+                                : StartOffsetFlag.LATEST);
+        start.at().ifPresent(at -> config.setStartOffset(at.toEpochMilli()));
+        start.end().ifPresent(end -> config.setEndOffset(end.toEpochMilli()));
+        return config;
+    }
+
+    private static String tunnelTarget(String tableName, String tunnelName) {
+        return "tunnel '" + tunnelName + "' of table '" + tableName + "'";
+    }
+
+    private static String clientTarget(TunnelClientId id) {
+        return "tunnel " + id.tunnelId() + " (client " + id.clientId() + ")";
+    }
+
+    private static String channelTarget(TunnelClientId id, String channelId) {
+        return "channel " + channelId + " of " + clientTarget(id);
+    }
+
+    @Override
+    public String toString() {
+        return redactor.redact("SdkTunnelProxy{" + description + ", metrics=" + metrics + "}");
+    }
+}

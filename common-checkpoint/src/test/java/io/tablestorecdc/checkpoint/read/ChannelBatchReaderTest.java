@@ -1,0 +1,208 @@
+package io.tablestorecdc.checkpoint.read;
+
+import static io.tablestorecdc.checkpoint.read.ChannelLogProxy.CHANNEL;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ChannelBatchReaderTest {
+
+    private static final TunnelClientId CLIENT = new TunnelClientId("tunnel-1", "client-1");
+    private static final Duration LONG = Duration.ofHours(1);
+    private final AtomicLong nanos = new AtomicLong();
+
+    @Test
+    void consecutiveBatchesDeliverEveryRecordOnceWhateverTheBatching() {
+        for (long seed = 0; seed < 50; seed++) {
+            ChannelLogProxy server = new ChannelLogProxy(seed, 7).append(200).finish();
+            List<ChangeRecord> seen = new ArrayList<>();
+            ChannelCheckpoint at = adoptedAtStart();
+            while (!at.isFinished()) {
+                ChannelBatchReader reader = firstRead(server, at, 1 + (int) (seed % 13));
+                seen.addAll(drain(reader));
+                at = reader.endCheckpoint();
+            }
+            assertThat(seen).as("seed %d", seed).isEqualTo(server.log());
+        }
+    }
+
+    @Test
+    void replayDeliversExactlyTheFirstRunsRecordsEvenAfterMoreArrivedAndBatchingChanged() {
+        for (long seed = 0; seed < 50; seed++) {
+            ChannelLogProxy firstServer = new ChannelLogProxy(seed, 9).append(40);
+            ChannelCheckpoint start = firstBatchEnd(firstServer, 5);
+            ChannelBatchReader first = firstRead(firstServer, start, 17);
+            List<ChangeRecord> firstRun = drain(first);
+
+            ChannelLogProxy laterServer = new ChannelLogProxy(seed + 1000, 4).append(90);
+            ChannelBatchReader replay = replay(laterServer, start, first.endCheckpoint());
+
+            assertThat(drain(replay)).as("seed %d", seed).isEqualTo(firstRun);
+            assertThat(replay.delivered()).isEqualTo(first.delivered());
+        }
+    }
+
+    @Test
+    void aBatchMayEndInsideAServerResponse() {
+        ChannelLogProxy server = new ChannelLogProxy(1, 1000).append(100);
+        ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 30);
+        assertThat(drain(reader)).hasSize(30);
+
+        ChannelBatchReader next = firstRead(server, reader.endCheckpoint(), 1000);
+        List<ChangeRecord> rest = drain(next);
+
+        assertThat(rest).isEqualTo(server.log().subList(30, 100));
+    }
+
+    @Test
+    void endCheckpointRecordsCountSequenceAndLifecycle() {
+        ChannelLogProxy server = new ChannelLogProxy(3, 10).append(25);
+        ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 12);
+        drain(reader);
+
+        ChannelCheckpoint end = reader.endCheckpoint();
+
+        assertThat(end.batchRecords()).isEqualTo(12);
+        assertThat(end.lifecycle()).isEqualTo(ChannelLifecycle.READING);
+        assertThat(end.lastSequence().timestampMicros()).isEqualTo(1_011L);
+        assertThat(end.adoptedAt()).isEqualTo(ChannelPosition.at(ChannelLogProxy.tokenAt(0)));
+    }
+
+    @Test
+    void readingThroughTheFinishedTokenFinishesTheChannel() {
+        ChannelLogProxy server = new ChannelLogProxy(4, 10).append(15).finish();
+        ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 1000);
+
+        assertThat(drain(reader)).hasSize(15);
+        assertThat(reader.position().isFinished()).isTrue();
+        assertThat(reader.endCheckpoint().isFinished()).isTrue();
+    }
+
+    @Test
+    void aFinishedChannelIsNeverReadAgain() {
+        ChannelLogProxy server = new ChannelLogProxy(5, 10).append(3);
+        ChannelCheckpoint tombstone =
+                ChannelCheckpoint.adopted(CHANNEL, ChannelType.STREAM, ChannelPosition.finished());
+
+        assertThat(drain(firstRead(server, tombstone, 10))).isEmpty();
+        assertThat(server.reads()).isZero();
+    }
+
+    @Test
+    void aFirstReadStopsWhenTheServerHasNothingMore() {
+        ChannelLogProxy server = new ChannelLogProxy(6, 1000).append(8);
+        ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 1000);
+
+        assertThat(drain(reader)).hasSize(8);
+        assertThat(reader.position()).isEqualTo(ChannelPosition.at(ChannelLogProxy.tokenAt(8)));
+    }
+
+    @Test
+    void aFirstReadStopsAfterItsTimeBudgetAndResumesWithoutLoss() {
+        ChannelLogProxy server = new ChannelLogProxy(7, 5).append(100);
+        server.onRead(() -> nanos.addAndGet(Duration.ofMillis(40).toNanos()));
+        ChannelReadLimit limit = new ChannelReadLimit(1000, Duration.ofMillis(100));
+
+        ChannelBatchReader reader =
+                ChannelBatchReader.firstRead(server, CLIENT, adoptedAtStart(), limit, nanos::get);
+        List<ChangeRecord> firstPart = drain(reader);
+
+        assertThat(server.reads()).isEqualTo(3);
+        List<ChangeRecord> all = new ArrayList<>(firstPart);
+        all.addAll(drain(firstRead(server, reader.endCheckpoint(), 1000)));
+        assertThat(all).isEqualTo(server.log());
+    }
+
+    @Test
+    void aStartPositionBeyondWholeResponsesKeepsItsSkipWhenTheBudgetRunsOut() {
+        ChannelLogProxy server = new ChannelLogProxy(8, 3).append(50);
+        server.onRead(() -> nanos.addAndGet(Duration.ofSeconds(1).toNanos()));
+        ChannelCheckpoint start =
+                ChannelCheckpoint.adopted(
+                        CHANNEL,
+                        ChannelType.STREAM,
+                        ChannelPosition.at(ChannelLogProxy.tokenAt(0), 40));
+        ChannelReadLimit limit = new ChannelReadLimit(1000, Duration.ofMillis(1));
+
+        ChannelBatchReader reader =
+                ChannelBatchReader.firstRead(server, CLIENT, start, limit, nanos::get);
+        List<ChangeRecord> read = drain(reader);
+        List<ChangeRecord> rest = drain(firstRead(server, reader.endCheckpoint(), 1000));
+
+        List<ChangeRecord> all = new ArrayList<>(read);
+        all.addAll(rest);
+        assertThat(all).isEqualTo(server.log().subList(40, 50));
+    }
+
+    @Test
+    void aReplayThatCannotReachTheRecordedCountFailsInsteadOfLosingRecords() {
+        ChannelLogProxy server = new ChannelLogProxy(9, 10).append(30);
+        ChannelBatchReader first = firstRead(server, adoptedAtStart(), 25);
+        drain(first);
+        server.truncateTo(10);
+        server.finish();
+
+        ChannelBatchReader replay = replay(server, adoptedAtStart(), first.endCheckpoint());
+
+        assertThatThrownBy(() -> drain(replay))
+                .isInstanceOf(ReplayDivergedException.class)
+                .hasMessageContaining("delivered 10 of the 25 records")
+                .hasMessageContaining(CHANNEL);
+    }
+
+    @Test
+    void aReplayOfAStalledChannelGivesUpAfterBoundedEmptyReads() {
+        ChannelLogProxy server = new ChannelLogProxy(10, 10).append(30);
+        ChannelBatchReader first = firstRead(server, adoptedAtStart(), 25);
+        drain(first);
+        server.truncateTo(5);
+
+        ChannelBatchReader replay = replay(server, adoptedAtStart(), first.endCheckpoint());
+
+        assertThatThrownBy(() -> drain(replay))
+                .isInstanceOf(ReplayDivergedException.class)
+                .hasMessageContaining("no records");
+    }
+
+    private ChannelCheckpoint adoptedAtStart() {
+        return ChannelCheckpoint.adopted(
+                CHANNEL, ChannelType.STREAM, ChannelPosition.at(ChannelLogProxy.tokenAt(0)));
+    }
+
+    private ChannelCheckpoint firstBatchEnd(ChannelLogProxy server, int records) {
+        ChannelBatchReader reader = firstRead(server, adoptedAtStart(), records);
+        drain(reader);
+        return reader.endCheckpoint();
+    }
+
+    private ChannelBatchReader firstRead(ChannelLogProxy server, ChannelCheckpoint at, long max) {
+        return ChannelBatchReader.firstRead(
+                server, CLIENT, at, new ChannelReadLimit(max, LONG), nanos::get);
+    }
+
+    private static ChannelBatchReader replay(
+            ChannelLogProxy server, ChannelCheckpoint start, ChannelCheckpoint end) {
+        return ChannelBatchReader.replay(
+                server, CLIENT, start, end, ChannelBatchReader.IdleBackoff.NONE);
+    }
+
+    private static List<ChangeRecord> drain(ChannelBatchReader reader) {
+        List<ChangeRecord> out = new ArrayList<>();
+        for (Optional<ChangeRecord> r = reader.next(); r.isPresent(); r = reader.next()) {
+            out.add(r.get());
+        }
+        return out;
+    }
+}
