@@ -1,0 +1,192 @@
+package io.tablestorecdc.checkpoint.merge;
+
+import io.tablestorecdc.checkpoint.gate.GateDecision;
+import io.tablestorecdc.checkpoint.gate.ParentChildGate;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ServerChannel;
+import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
+import io.tablestorecdc.checkpoint.model.TunnelType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Merges the last committed meta snapshot with the tunnel server's channel listing into the start
+ * state of the next batch (invariants 5 and 6). A pure function: it reads nothing and logs nothing;
+ * the {@link MergeResult} carries the warnings.
+ *
+ * <p>Rules, per channel id in snapshot ∪ listing:
+ *
+ * <ul>
+ *   <li>In the snapshot: the snapshot wins (it is engine-committed), whatever the server says. A
+ *       finished entry stays a tombstone and is never read. An unfinished one the server lists
+ *       {@code TERMINATED} keeps its position (the tail is read again) and is reported as {@link
+ *       ServerAhead}. An unfinished one the server no longer lists has vanished: an error under
+ *       {@link VanishedChannelPolicy#FAIL}, kept and reported under {@code WARN}.
+ *   <li>Only on the server: adopted, at the position recorded in the {@link AdoptionHistory} if
+ *       this consumer adopted it before (never past the engine's committed state), otherwise at the
+ *       server's checkpoint; a channel the server already lists {@code TERMINATED} is history from
+ *       before this consumer and becomes a tombstone. A {@code WAIT} channel for which the server
+ *       has no checkpoint yet is adopted later, when it has one.
+ * </ul>
+ *
+ * @param tunnelId the id of the tunnel being read
+ * @param tunnelType its type (for the BaseAndStream stage gate)
+ * @param clientId this consumer's tunnel client id, when connected
+ * @param onVanished what to do with vanished channels
+ */
+public record CheckpointMerger(
+        String tunnelId,
+        TunnelType tunnelType,
+        Optional<String> clientId,
+        VanishedChannelPolicy onVanished) {
+
+    public CheckpointMerger {
+        Objects.requireNonNull(tunnelId, "tunnelId");
+        Objects.requireNonNull(tunnelType, "tunnelType");
+        Objects.requireNonNull(clientId, "clientId");
+        Objects.requireNonNull(onVanished, "onVanished");
+    }
+
+    /** Merges with no adoption history (every channel absent from the snapshot is new). */
+    public MergeResult merge(
+            Optional<BatchSnapshot> committed,
+            List<ServerChannel> listing,
+            ServerCheckpoints checkpoints) {
+        return merge(committed, listing, checkpoints, AdoptionHistory.none());
+    }
+
+    /**
+     * Merges the last committed snapshot (empty on a first start) with the server listing.
+     *
+     * @throws ForeignSnapshotException if the snapshot belongs to another tunnel id
+     * @throws VanishedChannelException if unfinished channels vanished under policy FAIL
+     * @throws IllegalStateException if the server lists a readable channel with no checkpoint
+     */
+    public MergeResult merge(
+            Optional<BatchSnapshot> committed,
+            List<ServerChannel> listing,
+            ServerCheckpoints checkpoints,
+            AdoptionHistory history) {
+        committed.ifPresent(this::requireSameTunnel);
+        Map<String, ServerChannel> listed = byId(listing);
+        Map<String, ChannelCheckpoint> entries = new TreeMap<>();
+        Set<String> vanished = new HashSet<>();
+        List<ServerAhead> ahead = new ArrayList<>();
+        committed.ifPresent(s -> carryForward(s, listed, entries, vanished, ahead));
+        if (!vanished.isEmpty() && onVanished == VanishedChannelPolicy.FAIL) {
+            throw new VanishedChannelException(tunnelId, committed.get().token(), vanished);
+        }
+        Set<String> adopted = adoptNew(listed, entries, checkpoints, history, ahead);
+        GateDecision gate = new ParentChildGate(tunnelType, clientId).decide(entries, listed);
+        return new MergeResult(tunnelId, entries, gate, adopted, vanished, ahead);
+    }
+
+    private void requireSameTunnel(BatchSnapshot snapshot) {
+        if (!snapshot.tunnelId().equals(tunnelId)) {
+            throw new ForeignSnapshotException(snapshot.tunnelId(), tunnelId, snapshot.token());
+        }
+    }
+
+    private static void carryForward(
+            BatchSnapshot snapshot,
+            Map<String, ServerChannel> listed,
+            Map<String, ChannelCheckpoint> entries,
+            Set<String> vanished,
+            List<ServerAhead> ahead) {
+        for (ChannelCheckpoint entry : snapshot.channels().values()) {
+            entries.put(entry.channelId(), entry.carriedForward());
+            if (entry.isFinished()) {
+                continue;
+            }
+            ServerChannel server = listed.get(entry.channelId());
+            if (server == null) {
+                vanished.add(entry.channelId());
+            } else if (server.status() == ServerChannelStatus.TERMINATED) {
+                ahead.add(new ServerAhead(entry.channelId(), entry.position(), "TERMINATED"));
+            }
+        }
+    }
+
+    /** Adds the listed channels the snapshot lacks; returns their ids. */
+    private static Set<String> adoptNew(
+            Map<String, ServerChannel> listed,
+            Map<String, ChannelCheckpoint> entries,
+            ServerCheckpoints checkpoints,
+            AdoptionHistory history,
+            List<ServerAhead> ahead) {
+        Set<String> adopted = new HashSet<>();
+        for (ServerChannel channel : listed.values()) {
+            if (!entries.containsKey(channel.channelId())) {
+                Optional<ChannelCheckpoint> entry = adopt(channel, checkpoints, history, ahead);
+                entry.ifPresent(e -> entries.put(e.channelId(), e));
+                entry.ifPresent(e -> adopted.add(e.channelId()));
+            }
+        }
+        return adopted;
+    }
+
+    private static Optional<ChannelCheckpoint> adopt(
+            ServerChannel channel,
+            ServerCheckpoints checkpoints,
+            AdoptionHistory history,
+            List<ServerAhead> ahead) {
+        String id = channel.channelId();
+        Optional<ChannelPosition> earlier = history.firstAdoptedAt(id);
+        if (earlier.isPresent()) {
+            readopt(channel, earlier.get(), checkpoints).ifPresent(ahead::add);
+            return Optional.of(ChannelCheckpoint.adopted(id, channel.type(), earlier.get()));
+        }
+        if (channel.status() == ServerChannelStatus.TERMINATED) {
+            // Finished before this consumer ever saw it (history before the job started).
+            return Optional.of(
+                    ChannelCheckpoint.adopted(id, channel.type(), ChannelPosition.finished()));
+        }
+        Optional<ChannelPosition> start = checkpoints.checkpointOf(id);
+        if (start.isEmpty() && channel.status() != ServerChannelStatus.WAIT) {
+            throw new IllegalStateException(
+                    "The tunnel server lists channel "
+                            + id
+                            + " as "
+                            + channel.status()
+                            + " but returned no checkpoint for it, so there is no position to"
+                            + " start it from; retry, and if it persists check the tunnel's state"
+                            + " in the Tablestore console");
+        }
+        return start.map(p -> ChannelCheckpoint.adopted(id, channel.type(), p));
+    }
+
+    /**
+     * A channel this consumer adopted before but the committed snapshot lacks: an uncommitted batch
+     * adopted it, or the engine was restored from older state. Only the second moves the server
+     * past the adoption position, which is worth a warning.
+     */
+    private static Optional<ServerAhead> readopt(
+            ServerChannel channel, ChannelPosition earlier, ServerCheckpoints checkpoints) {
+        if (channel.status() == ServerChannelStatus.TERMINATED) {
+            return Optional.of(new ServerAhead(channel.channelId(), earlier, "TERMINATED"));
+        }
+        return checkpoints
+                .checkpointOf(channel.channelId())
+                .filter(server -> !server.equals(earlier))
+                .map(s -> new ServerAhead(channel.channelId(), earlier, "checkpoint " + s));
+    }
+
+    private static Map<String, ServerChannel> byId(List<ServerChannel> listing) {
+        Map<String, ServerChannel> out = new TreeMap<>();
+        for (ServerChannel channel : listing) {
+            if (out.put(channel.channelId(), channel) != null) {
+                throw new IllegalArgumentException(
+                        "The server listing names channel " + channel.channelId() + " twice");
+            }
+        }
+        return out;
+    }
+}
