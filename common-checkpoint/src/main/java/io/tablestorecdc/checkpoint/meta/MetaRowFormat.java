@@ -1,0 +1,286 @@
+package io.tablestorecdc.checkpoint.meta;
+
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Format version 1 of the meta-table rows: the reserved keys, the column names, and the conversion
+ * of rows to and from the model. docs/meta-table.md describes the same schema for users.
+ */
+final class MetaRowFormat {
+
+    static final int FORMAT_VERSION = 1;
+
+    /** Key column {@code channel_id} of a snapshot's manifest row. */
+    static final String MANIFEST = "!manifest";
+
+    /** Key column {@code batch} of the batch-log rows. */
+    static final String BATCH_LOG = "!batches";
+
+    /** Key columns {@code batch} and {@code channel_id} of the owner row. */
+    static final String OWNER = "!owner";
+
+    static final String COL_FORMAT_VERSION = "format_version";
+    static final String COL_TYPE = "type";
+    static final String COL_LIFECYCLE = "lifecycle";
+    static final String COL_TOKEN = "token";
+    static final String COL_SKIP = "skip";
+    static final String COL_BATCH_RECORDS = "batch_records";
+    static final String COL_ADOPTED_TOKEN = "adopted_token";
+    static final String COL_ADOPTED_SKIP = "adopted_skip";
+    static final String COL_SEQ_EPOCH = "seq_epoch";
+    static final String COL_SEQ_TS = "seq_ts";
+    static final String COL_SEQ_ROW = "seq_row";
+    static final String COL_CHANNELS = "channels";
+    static final String COL_CHANNEL_COUNT = "channel_count";
+    static final String COL_BATCH_SEQ = "batch_seq";
+    static final String COL_CREATED_MS = "created_ms";
+    static final String COL_OWNER = "owner";
+    static final String COL_LEASE_EXPIRY_MS = "lease_expiry_ms";
+    static final String COL_LEASE_EPOCH = "lease_epoch";
+    static final String COL_LEASE_HOLDER = "lease_holder";
+
+    /** Owner value of a released lease. */
+    static final String NO_OWNER = "";
+
+    private static final char CHANNEL_SEPARATOR = ',';
+
+    private final String tableName;
+
+    MetaRowFormat(String tableName) {
+        this.tableName = tableName;
+    }
+
+    /** The manifest of a snapshot: the channels it must contain and its batch sequence. */
+    record Manifest(List<String> channels, long batchSequence) {}
+
+    static MetaRowKey entryKey(String tunnelId, BatchToken token, String channelId) {
+        return new MetaRowKey(tunnelId, token.toString(), requireChannelId(channelId));
+    }
+
+    static MetaRowKey manifestKey(String tunnelId, BatchToken token) {
+        return new MetaRowKey(tunnelId, token.toString(), MANIFEST);
+    }
+
+    /** Zero-padded so that the key order is the sequence order; the token makes it unique. */
+    static MetaRowKey batchLogKey(String tunnelId, long sequence, BatchToken token) {
+        return new MetaRowKey(tunnelId, BATCH_LOG, String.format("%019d-%s", sequence, token));
+    }
+
+    static MetaRowKey ownerKey(String tunnelId) {
+        return new MetaRowKey(tunnelId, OWNER, OWNER);
+    }
+
+    /** Channel ids share the key column with the reserved '!' rows and the manifest's list. */
+    static String requireChannelId(String channelId) {
+        if (channelId.isEmpty()
+                || channelId.startsWith("!")
+                || channelId.indexOf(CHANNEL_SEPARATOR) >= 0) {
+            throw new IllegalArgumentException(
+                    "Channel id '"
+                            + channelId
+                            + "' cannot be stored in the meta table: it must be non-empty, must not"
+                            + " start with '!' and must not contain ','");
+        }
+        return channelId;
+    }
+
+    static MetaRow entryRow(String tunnelId, BatchToken token, ChannelCheckpoint c) {
+        SequenceInfo seq = c.lastSequence();
+        return MetaRow.of(entryKey(tunnelId, token, c.channelId()))
+                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                .with(COL_TYPE, c.type().code())
+                .with(COL_LIFECYCLE, c.lifecycle().code())
+                .with(COL_TOKEN, c.position().token())
+                .with(COL_SKIP, c.position().skip())
+                .with(COL_BATCH_RECORDS, c.batchRecords())
+                .with(COL_ADOPTED_TOKEN, c.adoptedAt().token())
+                .with(COL_ADOPTED_SKIP, c.adoptedAt().skip())
+                .with(COL_SEQ_EPOCH, seq.epoch())
+                .with(COL_SEQ_TS, seq.timestampMicros())
+                .with(COL_SEQ_ROW, seq.rowIndex());
+    }
+
+    static MetaRow manifestRow(
+            String tunnelId,
+            BatchToken token,
+            Collection<String> channels,
+            long batchSequence,
+            long createdMillis) {
+        channels.forEach(MetaRowFormat::requireChannelId);
+        return MetaRow.of(manifestKey(tunnelId, token))
+                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                .with(COL_CHANNELS, String.join(String.valueOf(CHANNEL_SEPARATOR), channels))
+                .with(COL_CHANNEL_COUNT, channels.size())
+                .with(COL_BATCH_SEQ, batchSequence)
+                .with(COL_CREATED_MS, createdMillis);
+    }
+
+    static MetaRow batchLogRow(String tunnelId, LoggedBatch batch) {
+        return MetaRow.of(batchLogKey(tunnelId, batch.sequence(), batch.token()))
+                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                .with(COL_TOKEN, batch.token().toString())
+                .with(COL_BATCH_SEQ, batch.sequence())
+                .with(COL_CREATED_MS, batch.createdAtMillis());
+    }
+
+    static MetaRow ownerRow(OwnerLease lease) {
+        return MetaRow.of(ownerKey(lease.tunnelId()))
+                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                .with(COL_OWNER, lease.consumerId())
+                .with(COL_LEASE_HOLDER, lease.holder())
+                .with(COL_LEASE_EXPIRY_MS, lease.expiresAtMillis())
+                .with(COL_LEASE_EPOCH, lease.epoch());
+    }
+
+    ChannelCheckpoint entry(MetaRow row) {
+        requireFormat(row);
+        return new ChannelCheckpoint(
+                row.key().channelId(),
+                parse(row, COL_TYPE, ChannelType::fromCode),
+                parse(row, COL_LIFECYCLE, ChannelLifecycle::fromCode),
+                position(row, COL_TOKEN, COL_SKIP),
+                integer(row, COL_BATCH_RECORDS),
+                position(row, COL_ADOPTED_TOKEN, COL_ADOPTED_SKIP),
+                new SequenceInfo(
+                        intColumn(row, COL_SEQ_EPOCH),
+                        integer(row, COL_SEQ_TS),
+                        intColumn(row, COL_SEQ_ROW)));
+    }
+
+    Manifest manifest(MetaRow row) {
+        requireFormat(row);
+        String joined = text(row, COL_CHANNELS);
+        List<String> channels =
+                joined.isEmpty()
+                        ? List.of()
+                        : Arrays.asList(joined.split(String.valueOf(CHANNEL_SEPARATOR), -1));
+        long count = integer(row, COL_CHANNEL_COUNT);
+        if (count != channels.size()) {
+            throw malformed(
+                    row,
+                    COL_CHANNELS,
+                    "lists " + channels.size() + " channels but channel_count is " + count);
+        }
+        return new Manifest(channels, integer(row, COL_BATCH_SEQ));
+    }
+
+    LoggedBatch loggedBatch(MetaRow row) {
+        requireFormat(row);
+        return new LoggedBatch(
+                integer(row, COL_BATCH_SEQ),
+                parse(row, COL_TOKEN, BatchToken::parse),
+                integer(row, COL_CREATED_MS));
+    }
+
+    OwnerLease owner(MetaRow row) {
+        requireFormat(row);
+        return new OwnerLease(
+                row.key().tunnelId(),
+                text(row, COL_OWNER),
+                text(row, COL_LEASE_HOLDER),
+                integer(row, COL_LEASE_EPOCH),
+                integer(row, COL_LEASE_EXPIRY_MS));
+    }
+
+    void requireFormat(MetaRow row) {
+        long version = integer(row, COL_FORMAT_VERSION);
+        if (version > FORMAT_VERSION) {
+            throw new MetaFormatException(
+                    "Meta table "
+                            + tableName
+                            + " row "
+                            + row.key()
+                            + " has format_version "
+                            + version
+                            + " but this build reads only format_version "
+                            + FORMAT_VERSION
+                            + ": it was written by a newer tablestore-cdc. Upgrade the connector"
+                            + " to the version that wrote it (or newer).");
+        }
+        if (version < 1) {
+            throw malformed(row, COL_FORMAT_VERSION, "must be >= 1 but is " + version);
+        }
+    }
+
+    private ChannelPosition position(MetaRow row, String tokenColumn, String skipColumn) {
+        String token = text(row, tokenColumn);
+        long skip = integer(row, skipColumn);
+        try {
+            return ChannelPosition.at(token, skip);
+        } catch (IllegalArgumentException e) {
+            throw malformed(row, tokenColumn + "/" + skipColumn, e.getMessage());
+        }
+    }
+
+    private <T> T parse(MetaRow row, String column, Function<String, T> parser) {
+        String value = text(row, column);
+        try {
+            return parser.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw malformed(row, column, e.getMessage());
+        }
+    }
+
+    private int intColumn(MetaRow row, String column) {
+        long value = integer(row, column);
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw malformed(row, column, "value " + value + " does not fit in 32 bits");
+        }
+        return (int) value;
+    }
+
+    String text(MetaRow row, String column) {
+        MetaValue value = require(row, column);
+        if (value instanceof MetaValue.Text text) {
+            return text.value();
+        }
+        throw malformed(row, column, "expected a STRING but found " + describe(value));
+    }
+
+    long integer(MetaRow row, String column) {
+        MetaValue value = require(row, column);
+        if (value instanceof MetaValue.Int number) {
+            return number.value();
+        }
+        throw malformed(row, column, "expected an INTEGER but found " + describe(value));
+    }
+
+    private MetaValue require(MetaRow row, String column) {
+        return row.column(column)
+                .orElseThrow(() -> malformed(row, column, "the column is missing"));
+    }
+
+    private static String describe(MetaValue value) {
+        if (value instanceof MetaValue.Text text) {
+            return "STRING '" + text.value() + "'";
+        }
+        if (value instanceof MetaValue.Int number) {
+            return "INTEGER " + number.value();
+        }
+        return ((MetaValue.Other) value).typeName();
+    }
+
+    MetaFormatException malformed(MetaRow row, String column, String problem) {
+        return new MetaFormatException(
+                "Meta table "
+                        + tableName
+                        + " row "
+                        + row.key()
+                        + " column "
+                        + column
+                        + ": "
+                        + problem
+                        + ". The row is corrupt or was edited by hand; restore it from a backup, or"
+                        + " delete this tunnel's meta rows and restart the consumer from a fresh"
+                        + " checkpoint (see docs/meta-table.md).");
+    }
+}

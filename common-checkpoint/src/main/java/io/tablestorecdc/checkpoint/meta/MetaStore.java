@@ -1,0 +1,454 @@
+package io.tablestorecdc.checkpoint.meta;
+
+import static io.tablestorecdc.checkpoint.meta.MetaRowFormat.BATCH_LOG;
+import static io.tablestorecdc.checkpoint.meta.MetaRowFormat.MANIFEST;
+
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The meta table in the connector's terms: batch snapshots under batch tokens, first-writer-wins
+ * fills, retention, and the tunnel's owner lease. The only code that reads or writes the meta
+ * table; the row layout is {@link MetaRowFormat}'s and docs/meta-table.md's.
+ */
+public final class MetaStore {
+
+    /** Snapshots one {@link #purge(String, int)} call deletes at most, to bound its requests. */
+    public static final int DEFAULT_MAX_SNAPSHOTS_PER_PURGE = 16;
+
+    private static final Logger LOG = LoggerFactory.getLogger(MetaStore.class);
+
+    private static final String SECOND_WRITER_HINT =
+            "A batch must be planned the same way every time. This usually means a second consumer"
+                    + " writes under the same tunnel in this meta table: stop it, or give each"
+                    + " query/job its own tunnel.";
+
+    private final MetaTableClient client;
+    private final Clock clock;
+    private final MetaRowFormat format;
+    private final Ownership ownership;
+
+    public MetaStore(MetaTableClient client) {
+        this(client, Clock.systemUTC());
+    }
+
+    public MetaStore(MetaTableClient client, Clock clock) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.format = new MetaRowFormat(client.tableName());
+        this.ownership = new Ownership(client, clock, format);
+    }
+
+    /** Creates the meta table unless it exists (and checks its key if it does). */
+    public void ensureTable() {
+        if (client.createTableIfMissing()) {
+            LOG.info("Created meta table {}", client.tableName());
+        }
+    }
+
+    /**
+     * Writes a complete snapshot: the first token of a stream, or a snapshot that carries every
+     * channel forward. Re-writing the same snapshot is a no-op; a different one fails.
+     */
+    public void seed(BatchSnapshot snapshot, long batchSequence) {
+        carryForward(
+                snapshot.tunnelId(),
+                snapshot.token(),
+                batchSequence,
+                snapshot.channels().keySet(),
+                snapshot.channels().values());
+    }
+
+    /**
+     * Declares the snapshot of {@code token} and writes the entries of the channels not read in the
+     * batch ending there. The manifest lists every channel the snapshot must hold ({@code carried}
+     * plus the channels readers will {@link #fill}). Deterministic re-planning writes the same
+     * rows, which is a no-op; a different manifest or entry fails with {@link
+     * ConflictingSnapshotException}.
+     *
+     * @param batchSequence the engine's batch number (Spark batch id, Flink checkpoint id)
+     * @param manifestChannels every channel of the snapshot
+     * @param carried entries written now; each must be listed in {@code manifestChannels}
+     */
+    public void carryForward(
+            String tunnelId,
+            BatchToken token,
+            long batchSequence,
+            Collection<String> manifestChannels,
+            Collection<ChannelCheckpoint> carried) {
+        TreeSet<String> channels = new TreeSet<>(manifestChannels);
+        requireCarriedInManifest(token, channels, carried);
+        if (batchSequence < 0) {
+            throw new IllegalArgumentException(
+                    "batchSequence must be >= 0 but was " + batchSequence);
+        }
+        // Log first, so that retention finds every row written after it, even after a crash.
+        LoggedBatch logged = new LoggedBatch(batchSequence, token, clock.millis());
+        client.putIfAbsent(MetaRowFormat.batchLogRow(tunnelId, logged));
+        writeManifest(tunnelId, token, batchSequence, channels);
+        writeEntries(tunnelId, token, carried);
+    }
+
+    private static void requireCarriedInManifest(
+            BatchToken token, TreeSet<String> channels, Collection<ChannelCheckpoint> carried) {
+        Set<String> seen = new HashSet<>();
+        for (ChannelCheckpoint c : carried) {
+            if (!seen.add(c.channelId())) {
+                throw new IllegalArgumentException(
+                        "Channel " + c.channelId() + " is carried twice into batch token " + token);
+            }
+            if (!channels.contains(c.channelId())) {
+                throw new IllegalArgumentException(
+                        "Carried channel "
+                                + c.channelId()
+                                + " of batch token "
+                                + token
+                                + " is not in the snapshot's channel list "
+                                + channels);
+            }
+        }
+    }
+
+    private void writeManifest(
+            String tunnelId, BatchToken token, long batchSequence, TreeSet<String> channels) {
+        MetaRow row =
+                MetaRowFormat.manifestRow(tunnelId, token, channels, batchSequence, clock.millis());
+        if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
+            return;
+        }
+        MetaRowFormat.Manifest wanted =
+                new MetaRowFormat.Manifest(List.copyOf(channels), batchSequence);
+        MetaRowFormat.Manifest existing = format.manifest(getExisting(row.key()));
+        if (!existing.equals(wanted)) {
+            throw new ConflictingSnapshotException(
+                    "The snapshot of batch token "
+                            + token
+                            + " of tunnel "
+                            + tunnelId
+                            + " in meta table "
+                            + client.tableName()
+                            + " was already declared as batch "
+                            + existing.batchSequence()
+                            + " with channels "
+                            + existing.channels()
+                            + "; this attempt declares batch "
+                            + batchSequence
+                            + " with channels "
+                            + channels
+                            + ". "
+                            + SECOND_WRITER_HINT);
+        }
+    }
+
+    private void writeEntries(
+            String tunnelId, BatchToken token, Collection<ChannelCheckpoint> entries) {
+        List<MetaRow> rows = new ArrayList<>();
+        entries.forEach(c -> rows.add(MetaRowFormat.entryRow(tunnelId, token, c)));
+        List<MetaRow> conflicts = new ArrayList<>();
+        for (int from = 0; from < rows.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
+            List<MetaRow> chunk =
+                    rows.subList(
+                            from, Math.min(rows.size(), from + MetaTableClient.MAX_BATCH_ROWS));
+            List<PutOutcome> outcomes = client.putAllIfAbsent(chunk);
+            for (int i = 0; i < chunk.size(); i++) {
+                if (outcomes.get(i) == PutOutcome.ALREADY_EXISTS) {
+                    conflicts.add(chunk.get(i));
+                }
+            }
+        }
+        if (!conflicts.isEmpty()) {
+            requireSameEntries(tunnelId, token, conflicts);
+        }
+    }
+
+    /** Rows that already existed must be identical; one range read checks them all at once. */
+    private void requireSameEntries(String tunnelId, BatchToken token, List<MetaRow> wanted) {
+        Map<MetaRowKey, MetaRow> existing = new HashMap<>();
+        readAll(tunnelId, token.toString()).forEach(r -> existing.put(r.key(), r));
+        for (MetaRow row : wanted) {
+            ChannelCheckpoint mine = format.entry(row);
+            MetaRow found = existing.get(row.key());
+            ChannelCheckpoint theirs = format.entry(found == null ? getExisting(row.key()) : found);
+            if (!theirs.equals(mine)) {
+                throw new ConflictingSnapshotException(
+                        "Channel "
+                                + mine.channelId()
+                                + " of batch token "
+                                + token
+                                + " of tunnel "
+                                + tunnelId
+                                + " already has the entry "
+                                + ConflictingFillException.describe(theirs)
+                                + " in meta table "
+                                + client.tableName()
+                                + "; this attempt writes "
+                                + ConflictingFillException.describe(mine)
+                                + ". "
+                                + SECOND_WRITER_HINT);
+            }
+        }
+    }
+
+    /**
+     * Records where a reader's part of the batch ended for one channel. The first writer wins: an
+     * identical second fill returns normally, a different one throws {@link
+     * ConflictingFillException} (the task must then be retried as a replay).
+     */
+    public void fill(String tunnelId, BatchToken token, ChannelCheckpoint end) {
+        MetaRow row = MetaRowFormat.entryRow(tunnelId, token, end);
+        if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
+            return;
+        }
+        ChannelCheckpoint recorded = format.entry(getExisting(row.key()));
+        if (!recorded.equals(end)) {
+            throw new ConflictingFillException(tunnelId, token, recorded, end);
+        }
+    }
+
+    private MetaRow getExisting(MetaRowKey key) {
+        return client.get(key)
+                .orElseThrow(
+                        () ->
+                                new MetaTableException(
+                                        "Meta table "
+                                                + client.tableName()
+                                                + " reported row "
+                                                + key
+                                                + " as existing but it is gone; is something"
+                                                + " deleting meta rows while the consumer runs?"
+                                                + " Retry, and stop any other process that"
+                                                + " deletes from this table."));
+    }
+
+    /**
+     * Reads the complete snapshot of {@code token}, in as few range reads as its size allows.
+     *
+     * @throws SnapshotNotFoundException when no row of the snapshot exists
+     * @throws IncompleteSnapshotException when entries the manifest lists are missing
+     * @throws MetaFormatException when a row is of a newer format or malformed
+     */
+    public BatchSnapshot read(String tunnelId, BatchToken token) {
+        List<MetaRow> rows = readAll(tunnelId, token.toString());
+        if (rows.isEmpty()) {
+            throw snapshotNotFound(tunnelId, token);
+        }
+        Optional<MetaRowFormat.Manifest> manifest = Optional.empty();
+        Map<String, ChannelCheckpoint> entries = new TreeMap<>();
+        for (MetaRow row : rows) {
+            if (row.key().channelId().equals(MANIFEST)) {
+                manifest = Optional.of(format.manifest(row));
+            } else {
+                ChannelCheckpoint entry = format.entry(row);
+                entries.put(entry.channelId(), entry);
+            }
+        }
+        requireComplete(tunnelId, token, manifest, entries);
+        return new BatchSnapshot(tunnelId, token, entries);
+    }
+
+    private SnapshotNotFoundException snapshotNotFound(String tunnelId, BatchToken token) {
+        return new SnapshotNotFoundException(
+                "Meta table "
+                        + client.tableName()
+                        + " holds no snapshot for batch token "
+                        + token
+                        + " of tunnel "
+                        + tunnelId
+                        + ", which the engine's checkpoint says was committed. Likely causes: the"
+                        + " meta rows were purged or deleted (retention shorter than the engine's,"
+                        + " a table TTL, or deleted by hand), or this query/job is configured with"
+                        + " a different meta table or instance than the one that wrote the"
+                        + " checkpoint. Fix: point meta.table (and the endpoint/instance) at the"
+                        + " table that wrote the checkpoint; if the rows are gone, start from a new"
+                        + " checkpoint location (Spark) or without the savepoint (Flink) and choose"
+                        + " the start position.");
+    }
+
+    private void requireComplete(
+            String tunnelId,
+            BatchToken token,
+            Optional<MetaRowFormat.Manifest> manifest,
+            Map<String, ChannelCheckpoint> entries) {
+        if (manifest.isEmpty()) {
+            throw incomplete(tunnelId, token, "has entries but no manifest row");
+        }
+        List<String> listed = manifest.get().channels();
+        List<String> missing = listed.stream().filter(c -> !entries.containsKey(c)).toList();
+        if (!missing.isEmpty()) {
+            throw incomplete(
+                    tunnelId,
+                    token,
+                    String.format(
+                            "is incomplete: %d of %d channels have no entry: %s",
+                            missing.size(), listed.size(), abbreviate(missing)));
+        }
+        Set<String> listedSet = new HashSet<>(listed);
+        List<String> extra = entries.keySet().stream().filter(c -> !listedSet.contains(c)).toList();
+        if (!extra.isEmpty()) {
+            throw incomplete(
+                    tunnelId,
+                    token,
+                    "has entries for channels its manifest does not list: " + abbreviate(extra));
+        }
+    }
+
+    private IncompleteSnapshotException incomplete(
+            String tunnelId, BatchToken token, String problem) {
+        return new IncompleteSnapshotException(
+                "The snapshot of batch token "
+                        + token
+                        + " of tunnel "
+                        + tunnelId
+                        + " in meta table "
+                        + client.tableName()
+                        + " "
+                        + problem
+                        + ". The engine committed this batch, so the meta table is corrupt (rows"
+                        + " deleted or a fill lost). Restore the rows from a backup, or start from"
+                        + " a new checkpoint and choose the start position (see"
+                        + " docs/meta-table.md).");
+    }
+
+    private static String abbreviate(List<String> channels) {
+        return channels.size() <= 10
+                ? channels.toString()
+                : channels.subList(0, 10) + " and " + (channels.size() - 10) + " more";
+    }
+
+    /** The tunnel's batch log, oldest first. */
+    public List<LoggedBatch> batchLog(String tunnelId) {
+        List<LoggedBatch> log = new ArrayList<>();
+        readAll(tunnelId, BATCH_LOG).forEach(row -> log.add(format.loggedBatch(row)));
+        return log;
+    }
+
+    /**
+     * Deletes old snapshots, keeping every snapshot of the newest {@code keepLastBatches} batch
+     * sequences (invariant 7); deletes at most {@link #DEFAULT_MAX_SNAPSHOTS_PER_PURGE} snapshots.
+     */
+    public PurgeResult purge(String tunnelId, int keepLastBatches) {
+        return purge(tunnelId, keepLastBatches, DEFAULT_MAX_SNAPSHOTS_PER_PURGE);
+    }
+
+    /** As {@link #purge(String, int)}, deleting at most {@code maxSnapshots} snapshots. */
+    public PurgeResult purge(String tunnelId, int keepLastBatches, int maxSnapshots) {
+        if (keepLastBatches < 1 || maxSnapshots < 1) {
+            throw new IllegalArgumentException(
+                    "purge keeps at least 1 batch and deletes at least 1 snapshot per call, but was"
+                            + " asked to keep "
+                            + keepLastBatches
+                            + " and delete up to "
+                            + maxSnapshots);
+        }
+        List<LoggedBatch> expired = expired(batchLog(tunnelId), keepLastBatches);
+        List<LoggedBatch> now = expired.subList(0, Math.min(maxSnapshots, expired.size()));
+        long rows = 0;
+        for (LoggedBatch batch : now) {
+            rows += deleteSnapshot(tunnelId, batch);
+        }
+        return new PurgeResult(now.size(), rows, expired.size() - now.size());
+    }
+
+    /** Batches older than the newest {@code keep} sequences; orphan tokens share their slot. */
+    private static List<LoggedBatch> expired(List<LoggedBatch> log, int keep) {
+        TreeSet<Long> sequences = new TreeSet<>();
+        log.forEach(b -> sequences.add(b.sequence()));
+        if (sequences.size() <= keep) {
+            return List.of();
+        }
+        long oldestKept = sequences.descendingSet().stream().skip(keep - 1L).findFirst().get();
+        List<LoggedBatch> expired = new ArrayList<>();
+        log.stream().filter(b -> b.sequence() < oldestKept).forEach(expired::add);
+        return expired;
+    }
+
+    /** Snapshot rows first, the log row last: an interrupted purge is finished by the next one. */
+    private long deleteSnapshot(String tunnelId, LoggedBatch batch) {
+        List<MetaRowKey> keys = new ArrayList<>();
+        readAll(tunnelId, batch.token().toString()).forEach(r -> keys.add(r.key()));
+        for (int from = 0; from < keys.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
+            client.deleteAll(
+                    keys.subList(
+                            from, Math.min(keys.size(), from + MetaTableClient.MAX_BATCH_ROWS)));
+        }
+        client.deleteAll(
+                List.of(MetaRowFormat.batchLogKey(tunnelId, batch.sequence(), batch.token())));
+        LOG.debug(
+                "Purged snapshot {} (batch {}) of tunnel {}: {} rows",
+                batch.token(),
+                batch.sequence(),
+                tunnelId,
+                keys.size());
+        return keys.size() + 1L;
+    }
+
+    /** Every row under {@code (tunnelId, batch)}, paging through range reads. */
+    private List<MetaRow> readAll(String tunnelId, String batch) {
+        List<MetaRow> rows = new ArrayList<>();
+        Optional<String> from = Optional.empty();
+        do {
+            RangePage page =
+                    client.readRange(tunnelId, batch, from, MetaTableClient.MAX_RANGE_ROWS);
+            if (from.isPresent() && page.rows().isEmpty() && page.nextChannelId().equals(from)) {
+                throw new MetaTableException(
+                        "Range read of meta table "
+                                + client.tableName()
+                                + " did not advance past "
+                                + from
+                                + "; retry, and report this as a bug if it persists");
+            }
+            rows.addAll(page.rows());
+            from = page.nextChannelId();
+        } while (from.isPresent());
+        return rows;
+    }
+
+    /**
+     * Makes {@code consumerId} the owner of the tunnel (invariant 8). Succeeds when there is no
+     * owner, the owner is the same consumer id (a restart of the same query or job), or the owner's
+     * lease has expired.
+     *
+     * @throws OwnershipConflictException when another consumer holds a live lease
+     */
+    public OwnerLease acquireOwnership(String tunnelId, String consumerId, long leaseMillis) {
+        return ownership.acquire(tunnelId, consumerId, leaseMillis);
+    }
+
+    /**
+     * Extends the lease by {@code leaseMillis} from now.
+     *
+     * @throws OwnershipLostException when another consumer has taken the tunnel over
+     */
+    public OwnerLease renewOwnership(OwnerLease lease, long leaseMillis) {
+        return ownership.renew(lease, leaseMillis);
+    }
+
+    /**
+     * Gives the tunnel up so that another consumer may start at once.
+     *
+     * @return false when the lease had already been taken over (nothing was changed)
+     */
+    public boolean releaseOwnership(OwnerLease lease) {
+        return ownership.release(lease);
+    }
+
+    /** The tunnel's current lease, if any consumer holds one (expired or not). */
+    public Optional<OwnerLease> owner(String tunnelId) {
+        return ownership.current(tunnelId);
+    }
+}

@@ -1,0 +1,15 @@
+package io.tablestorecdc.checkpoint.meta;
+
+/** A meta-table operation failed; the message names the problem and what to do about it. */
+public class MetaTableException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public MetaTableException(String message) {
+        super(message);
+    }
+
+    public MetaTableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,14 @@
+package io.tablestorecdc.checkpoint.meta;
+
+/**
+ * This consumer's lease on a tunnel was taken over (it expired and another consumer, or a newer run
+ * of the same one, acquired it); this consumer must stop before it interleaves with the owner.
+ */
+public final class OwnershipLostException extends MetaTableException {
+
+    private static final long serialVersionUID = 1L;
+
+    OwnershipLostException(String message) {
+        super(message);
+    }
+}

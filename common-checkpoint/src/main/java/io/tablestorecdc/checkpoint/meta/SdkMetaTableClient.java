@@ -1,0 +1,457 @@
+package io.tablestorecdc.checkpoint.meta;
+
+import com.alicloud.openservices.tablestore.ClientConfiguration;
+import com.alicloud.openservices.tablestore.ClientException;
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.SyncClientInterface;
+import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.core.ErrorCode;
+import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
+import com.alicloud.openservices.tablestore.model.BatchWriteRowResponse;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.Condition;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
+import com.alicloud.openservices.tablestore.model.GetRangeRequest;
+import com.alicloud.openservices.tablestore.model.GetRangeResponse;
+import com.alicloud.openservices.tablestore.model.GetRowRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
+import com.alicloud.openservices.tablestore.model.Row;
+import com.alicloud.openservices.tablestore.model.RowChange;
+import com.alicloud.openservices.tablestore.model.RowDeleteChange;
+import com.alicloud.openservices.tablestore.model.RowExistenceExpectation;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.SingleRowQueryCriteria;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.condition.SingleColumnValueCondition;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * {@link MetaTableClient} over the Tablestore SDK's {@link SyncClient}: the only code that sends
+ * meta-table requests. Whole-request retries are the SDK's (with {@link MetaRetryStrategy}); rows a
+ * batch write rejects with a transient error are retried here, with backoff.
+ */
+public final class SdkMetaTableClient implements MetaTableClient {
+
+    /** The meta table's name unless configured otherwise. */
+    public static final String DEFAULT_TABLE_NAME = "tablestore_cdc_meta";
+
+    static final String PK_TUNNEL_ID = "tunnel_id";
+    static final String PK_BATCH = "batch";
+    static final String PK_CHANNEL_ID = "channel_id";
+
+    private static final List<String> PRIMARY_KEY = List.of(PK_TUNNEL_ID, PK_BATCH, PK_CHANNEL_ID);
+    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,254}");
+    private static final long RETRY_TIMEOUT_MILLIS = 30_000;
+    private static final int ROW_RETRY_ATTEMPTS = 6;
+    private static final Set<String> TRANSIENT_ROW_ERRORS =
+            Set.of(
+                    ErrorCode.SERVER_BUSY,
+                    ErrorCode.PARTITION_UNAVAILABLE,
+                    ErrorCode.TABLE_NOT_READY,
+                    ErrorCode.ROW_OPERATION_CONFLICT,
+                    ErrorCode.NOT_ENOUGH_CAPACITY_UNIT,
+                    ErrorCode.STORAGE_TIMEOUT,
+                    ErrorCode.INTERNAL_SERVER_ERROR,
+                    ErrorCode.SERVER_UNAVAILABLE,
+                    ErrorCode.QUOTA_EXHAUSTED);
+
+    private final SyncClientInterface client;
+    private final String tableName;
+
+    private SdkMetaTableClient(SyncClientInterface client, String tableName) {
+        this.client = client;
+        this.tableName = requireTableName(tableName);
+    }
+
+    /** A client of the meta table {@code tableName} on the instance {@code endpoint} names. */
+    public static SdkMetaTableClient connect(TablestoreEndpoint endpoint, String tableName) {
+        requireTableName(tableName);
+        ClientConfiguration config = new ClientConfiguration();
+        config.setRetryStrategy(new MetaRetryStrategy(RETRY_TIMEOUT_MILLIS));
+        SyncClient client =
+                new SyncClient(
+                        endpoint.endpoint(),
+                        endpoint.credentials().accessKeyId(),
+                        endpoint.credentials().accessKeySecret(),
+                        endpoint.instanceName(),
+                        config,
+                        endpoint.credentials().stsToken().orElse(null));
+        return new SdkMetaTableClient(client, tableName);
+    }
+
+    private static String requireTableName(String tableName) {
+        if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
+            throw new IllegalArgumentException(
+                    "Invalid meta table name '"
+                            + tableName
+                            + "': use letters, digits and '_', starting with a letter or '_', at"
+                            + " most 255 characters (default "
+                            + DEFAULT_TABLE_NAME
+                            + ")");
+        }
+        return tableName;
+    }
+
+    @Override
+    public String tableName() {
+        return tableName;
+    }
+
+    @Override
+    public boolean createTableIfMissing() {
+        Optional<List<PrimaryKeySchema>> existing = describePrimaryKey();
+        if (existing.isPresent()) {
+            requireMetaSchema(existing.get());
+            return false;
+        }
+        TableMeta meta = new TableMeta(tableName);
+        PRIMARY_KEY.forEach(name -> meta.addPrimaryKeyColumn(name, PrimaryKeyType.STRING));
+        try {
+            client.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+            return true;
+        } catch (TableStoreException e) {
+            if (!ErrorCode.OBJECT_ALREADY_EXIST.equals(e.getErrorCode())) {
+                throw failure("create the meta table", e);
+            }
+            describePrimaryKey().ifPresent(this::requireMetaSchema);
+            return false;
+        }
+    }
+
+    private Optional<List<PrimaryKeySchema>> describePrimaryKey() {
+        try {
+            return Optional.of(
+                    client.describeTable(new DescribeTableRequest(tableName))
+                            .getTableMeta()
+                            .getPrimaryKeyList());
+        } catch (TableStoreException e) {
+            if (ErrorCode.OBJECT_NOT_EXIST.equals(e.getErrorCode())) {
+                return Optional.empty();
+            }
+            throw failure("describe the meta table", e);
+        } catch (ClientException e) {
+            throw failure("describe the meta table", e);
+        }
+    }
+
+    private void requireMetaSchema(List<PrimaryKeySchema> primaryKey) {
+        List<String> found = new ArrayList<>();
+        boolean allStrings = true;
+        for (PrimaryKeySchema column : primaryKey) {
+            found.add(column.getName() + " " + column.getType());
+            allStrings &= column.getType() == PrimaryKeyType.STRING;
+        }
+        List<String> names = primaryKey.stream().map(PrimaryKeySchema::getName).toList();
+        if (!allStrings || !names.equals(PRIMARY_KEY)) {
+            throw new MetaTableException(
+                    "Table "
+                            + tableName
+                            + " exists but its primary key is "
+                            + found
+                            + ", not (tunnel_id STRING, batch STRING, channel_id STRING): it is not"
+                            + " a tablestore-cdc meta table. Set meta.table to another name (the"
+                            + " connector creates it), or drop this table if it is a leftover.");
+        }
+    }
+
+    @Override
+    public PutOutcome putIfAbsent(MetaRow row) {
+        RowPutChange change = putChange(row);
+        change.setCondition(new Condition(RowExistenceExpectation.EXPECT_NOT_EXIST));
+        try {
+            client.putRow(new PutRowRequest(change));
+            return PutOutcome.WRITTEN;
+        } catch (TableStoreException e) {
+            if (ErrorCode.CONDITION_CHECK_FAIL.equals(e.getErrorCode())) {
+                return PutOutcome.ALREADY_EXISTS;
+            }
+            throw failure("write row " + row.key(), e);
+        } catch (ClientException e) {
+            throw failure("write row " + row.key(), e);
+        }
+    }
+
+    @Override
+    public List<PutOutcome> putAllIfAbsent(List<MetaRow> rows) {
+        requireBatchSize(rows.size());
+        List<RowChange> changes = new ArrayList<>();
+        for (MetaRow row : rows) {
+            RowPutChange change = putChange(row);
+            change.setCondition(new Condition(RowExistenceExpectation.EXPECT_NOT_EXIST));
+            changes.add(change);
+        }
+        return writeBatch(changes);
+    }
+
+    @Override
+    public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
+        RowPutChange change = putChange(row);
+        Condition condition = new Condition(RowExistenceExpectation.EXPECT_EXIST);
+        SingleColumnValueCondition equals =
+                new SingleColumnValueCondition(
+                        column,
+                        SingleColumnValueCondition.CompareOperator.EQUAL,
+                        toColumnValue(expected));
+        equals.setPassIfMissing(false);
+        equals.setLatestVersionsOnly(true);
+        condition.setColumnCondition(equals);
+        change.setCondition(condition);
+        try {
+            client.putRow(new PutRowRequest(change));
+            return true;
+        } catch (TableStoreException e) {
+            if (ErrorCode.CONDITION_CHECK_FAIL.equals(e.getErrorCode())) {
+                return false;
+            }
+            throw failure("replace row " + row.key(), e);
+        } catch (ClientException e) {
+            throw failure("replace row " + row.key(), e);
+        }
+    }
+
+    @Override
+    public void deleteAll(List<MetaRowKey> keys) {
+        requireBatchSize(keys.size());
+        List<RowChange> changes = new ArrayList<>();
+        for (MetaRowKey key : keys) {
+            RowDeleteChange change = new RowDeleteChange(tableName, primaryKey(key));
+            change.setCondition(new Condition(RowExistenceExpectation.IGNORE));
+            changes.add(change);
+        }
+        writeBatch(changes);
+    }
+
+    private static void requireBatchSize(int size) {
+        if (size > MAX_BATCH_ROWS) {
+            throw new IllegalArgumentException(
+                    "A batch write carries at most " + MAX_BATCH_ROWS + " rows, not " + size);
+        }
+    }
+
+    /**
+     * Sends the changes and re-sends rows that failed transiently; a failed condition is reported
+     * as {@link PutOutcome#ALREADY_EXISTS}, any other row error is thrown.
+     */
+    private List<PutOutcome> writeBatch(List<RowChange> changes) {
+        PutOutcome[] outcomes = new PutOutcome[changes.size()];
+        List<Integer> pending = new ArrayList<>();
+        for (int i = 0; i < changes.size(); i++) {
+            pending.add(i);
+        }
+        for (int attempt = 0; !pending.isEmpty(); attempt++) {
+            if (attempt > 0) {
+                pause(attempt);
+            }
+            pending = sendBatch(changes, pending, outcomes, attempt + 1 >= ROW_RETRY_ATTEMPTS);
+        }
+        return Arrays.asList(outcomes);
+    }
+
+    private List<Integer> sendBatch(
+            List<RowChange> changes, List<Integer> pending, PutOutcome[] outcomes, boolean last) {
+        BatchWriteRowRequest request = new BatchWriteRowRequest();
+        pending.forEach(i -> request.addRowChange(changes.get(i)));
+        BatchWriteRowResponse response = call("write a batch of rows", () -> batchWrite(request));
+        List<Integer> retry = new ArrayList<>();
+        for (BatchWriteRowResponse.RowResult result : response.getRowStatus(tableName)) {
+            int index = pending.get(result.getIndex());
+            if (result.isSucceed()) {
+                outcomes[index] = PutOutcome.WRITTEN;
+            } else if (ErrorCode.CONDITION_CHECK_FAIL.equals(result.getError().getCode())) {
+                outcomes[index] = PutOutcome.ALREADY_EXISTS;
+            } else if (!last && TRANSIENT_ROW_ERRORS.contains(result.getError().getCode())) {
+                retry.add(index);
+            } else {
+                throw rowFailure(changes.get(index), result);
+            }
+        }
+        return retry;
+    }
+
+    private BatchWriteRowResponse batchWrite(BatchWriteRowRequest request) {
+        return client.batchWriteRow(request);
+    }
+
+    private MetaTableException rowFailure(RowChange change, BatchWriteRowResponse.RowResult r) {
+        return new MetaTableException(
+                "Meta table "
+                        + tableName
+                        + " rejected the write of row "
+                        + key(change.getPrimaryKey())
+                        + ": "
+                        + r.getError().getCode()
+                        + " "
+                        + r.getError().getMessage()
+                        + ". Check that the instance is reachable and has capacity, then restart;"
+                        + " no committed progress is lost.");
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(Math.min(1000L, 20L << Math.min(attempt, 6)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetaTableException("Interrupted while retrying a meta-table write", e);
+        }
+    }
+
+    @Override
+    public Optional<MetaRow> get(MetaRowKey key) {
+        SingleRowQueryCriteria criteria = new SingleRowQueryCriteria(tableName, primaryKey(key));
+        criteria.setMaxVersions(1);
+        Row row =
+                call("read row " + key, () -> client.getRow(new GetRowRequest(criteria)).getRow());
+        return row == null || row.isEmpty() ? Optional.empty() : Optional.of(toMetaRow(row));
+    }
+
+    @Override
+    public RangePage readRange(
+            String tunnelId, String batch, Optional<String> fromChannelId, int limit) {
+        RangeRowQueryCriteria criteria = new RangeRowQueryCriteria(tableName);
+        criteria.setInclusiveStartPrimaryKey(
+                primaryKey(
+                        tunnelId,
+                        batch,
+                        fromChannelId
+                                .map(PrimaryKeyValue::fromString)
+                                .orElse(PrimaryKeyValue.INF_MIN)));
+        criteria.setExclusiveEndPrimaryKey(primaryKey(tunnelId, batch, PrimaryKeyValue.INF_MAX));
+        criteria.setMaxVersions(1);
+        criteria.setLimit(Math.min(limit, MAX_RANGE_ROWS));
+        GetRangeResponse response =
+                call(
+                        "read the rows of (" + tunnelId + ", " + batch + ")",
+                        () -> client.getRange(new GetRangeRequest(criteria)));
+        List<MetaRow> rows = new ArrayList<>();
+        response.getRows().forEach(r -> rows.add(toMetaRow(r)));
+        return new RangePage(
+                rows, nextChannelId(response.getNextStartPrimaryKey(), tunnelId, batch));
+    }
+
+    /** The next start key stays inside the prefix because the range ends at its INF_MAX. */
+    private static Optional<String> nextChannelId(PrimaryKey next, String tunnelId, String batch) {
+        if (next == null) {
+            return Optional.empty();
+        }
+        MetaRowKey key = key(next);
+        boolean inPrefix = key.tunnelId().equals(tunnelId) && key.batch().equals(batch);
+        return inPrefix ? Optional.of(key.channelId()) : Optional.empty();
+    }
+
+    private <T> T call(String what, Supplier<T> request) {
+        try {
+            return request.get();
+        } catch (TableStoreException | ClientException e) {
+            throw failure(what, e);
+        }
+    }
+
+    private MetaTableException failure(String what, RuntimeException e) {
+        String code = errorCode(e).orElse("");
+        String hint =
+                ErrorCode.OBJECT_NOT_EXIST.equals(code)
+                        ? " The meta table does not exist: let the connector create it (it does so"
+                                + " on start), or check meta.table and the instance name."
+                        : " Check the endpoint, instance name, credentials and network, then"
+                                + " retry; no committed progress is lost.";
+        String cause =
+                e instanceof TableStoreException ts
+                        ? code + " (request id " + ts.getRequestId() + ")"
+                        : "a network error";
+        return new MetaTableException(
+                "Could not "
+                        + what
+                        + " in meta table "
+                        + tableName
+                        + ": "
+                        + cause
+                        + ": "
+                        + e.getMessage()
+                        + "."
+                        + hint,
+                e);
+    }
+
+    private static Optional<String> errorCode(RuntimeException e) {
+        return e instanceof TableStoreException ts
+                ? Optional.ofNullable(ts.getErrorCode())
+                : Optional.empty();
+    }
+
+    private RowPutChange putChange(MetaRow row) {
+        RowPutChange change = new RowPutChange(tableName, primaryKey(row.key()));
+        row.columns().forEach((name, value) -> change.addColumn(name, toColumnValue(value)));
+        return change;
+    }
+
+    private static ColumnValue toColumnValue(MetaValue value) {
+        if (value instanceof MetaValue.Text text) {
+            return ColumnValue.fromString(text.value());
+        }
+        if (value instanceof MetaValue.Int number) {
+            return ColumnValue.fromLong(number.value());
+        }
+        throw new IllegalArgumentException("The meta table never writes a value of type " + value);
+    }
+
+    private static MetaValue toMetaValue(ColumnValue value) {
+        switch (value.getType()) {
+            case STRING:
+                return MetaValue.text(value.asString());
+            case INTEGER:
+                return MetaValue.integer(value.asLong());
+            default:
+                return new MetaValue.Other(value.getType().name());
+        }
+    }
+
+    private static MetaRow toMetaRow(Row row) {
+        Map<String, MetaValue> columns = new TreeMap<>();
+        for (Column column : row.getColumns()) {
+            columns.putIfAbsent(column.getName(), toMetaValue(column.getValue()));
+        }
+        return new MetaRow(key(row.getPrimaryKey()), columns);
+    }
+
+    private static MetaRowKey key(PrimaryKey pk) {
+        return new MetaRowKey(
+                pk.getPrimaryKeyColumn(PK_TUNNEL_ID).getValue().asString(),
+                pk.getPrimaryKeyColumn(PK_BATCH).getValue().asString(),
+                pk.getPrimaryKeyColumn(PK_CHANNEL_ID).getValue().asString());
+    }
+
+    private static PrimaryKey primaryKey(MetaRowKey key) {
+        return primaryKey(key.tunnelId(), key.batch(), PrimaryKeyValue.fromString(key.channelId()));
+    }
+
+    private static PrimaryKey primaryKey(String tunnelId, String batch, PrimaryKeyValue channel) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn(PK_TUNNEL_ID, PrimaryKeyValue.fromString(tunnelId))
+                .addPrimaryKeyColumn(PK_BATCH, PrimaryKeyValue.fromString(batch))
+                .addPrimaryKeyColumn(PK_CHANNEL_ID, channel)
+                .build();
+    }
+
+    @Override
+    public void close() {
+        client.shutdown();
+    }
+}

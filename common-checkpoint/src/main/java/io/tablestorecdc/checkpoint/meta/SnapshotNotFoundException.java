@@ -1,0 +1,11 @@
+package io.tablestorecdc.checkpoint.meta;
+
+/** The meta table holds no snapshot for a batch token the engine has committed. */
+public final class SnapshotNotFoundException extends MetaTableException {
+
+    private static final long serialVersionUID = 1L;
+
+    SnapshotNotFoundException(String message) {
+        super(message);
+    }
+}
