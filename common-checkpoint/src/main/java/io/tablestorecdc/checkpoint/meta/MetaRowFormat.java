@@ -28,6 +28,9 @@ final class MetaRowFormat {
     /** Key columns {@code batch} and {@code channel_id} of the owner row. */
     static final String OWNER = "!owner";
 
+    /** The batch-column value of the rows that record where each channel was first adopted. */
+    static final String ADOPTIONS = "!adopted";
+
     static final String COL_FORMAT_VERSION = "format_version";
     static final String COL_TYPE = "type";
     static final String COL_LIFECYCLE = "lifecycle";
@@ -73,6 +76,23 @@ final class MetaRowFormat {
     /** Zero-padded so that the key order is the sequence order; the token makes it unique. */
     static MetaRowKey batchLogKey(String tunnelId, long sequence, BatchToken token) {
         return new MetaRowKey(tunnelId, BATCH_LOG, String.format("%019d-%s", sequence, token));
+    }
+
+    static MetaRowKey adoptionKey(String tunnelId, String channelId) {
+        return new MetaRowKey(tunnelId, ADOPTIONS, requireChannelId(channelId));
+    }
+
+    static MetaRow adoptionRow(String tunnelId, ChannelCheckpoint c) {
+        return MetaRow.of(adoptionKey(tunnelId, c.channelId()))
+                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                .with(COL_TYPE, c.type().code())
+                .with(COL_ADOPTED_TOKEN, c.adoptedAt().token())
+                .with(COL_ADOPTED_SKIP, c.adoptedAt().skip());
+    }
+
+    ChannelPosition adoption(MetaRow row) {
+        requireFormat(row);
+        return position(row, COL_ADOPTED_TOKEN, COL_ADOPTED_SKIP);
     }
 
     static MetaRowKey ownerKey(String tunnelId) {

@@ -6,6 +6,7 @@ import static io.tablestorecdc.checkpoint.meta.MetaRowFormat.MANIFEST;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -202,6 +203,31 @@ public final class MetaStore {
                                 + SECOND_WRITER_HINT);
             }
         }
+    }
+
+    /**
+     * Records the first position at which this consumer adopted each channel, once per channel and
+     * independently of any snapshot (invariant 5). An engine restored from an older checkpoint or
+     * savepoint finds here where to restart a channel that its snapshot does not know yet, instead
+     * of trusting a server checkpoint that may run ahead of what it committed. Later adoptions of a
+     * channel already recorded change nothing.
+     */
+    public void recordAdoptions(String tunnelId, Collection<ChannelCheckpoint> adopted) {
+        List<MetaRow> rows = new ArrayList<>();
+        adopted.forEach(c -> rows.add(MetaRowFormat.adoptionRow(tunnelId, c)));
+        for (int from = 0; from < rows.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
+            int to = Math.min(rows.size(), from + MetaTableClient.MAX_BATCH_ROWS);
+            client.putAllIfAbsent(rows.subList(from, to));
+        }
+    }
+
+    /** Where this consumer first adopted each channel of the tunnel, by channel id. */
+    public Map<String, ChannelPosition> adoptions(String tunnelId) {
+        Map<String, ChannelPosition> adoptions = new HashMap<>();
+        for (MetaRow row : readAll(tunnelId, MetaRowFormat.ADOPTIONS)) {
+            adoptions.put(row.key().channelId(), format.adoption(row));
+        }
+        return adoptions;
     }
 
     /**

@@ -59,6 +59,45 @@ class MetaStoreTest {
     // ---- snapshots: round trip, first writer wins ----
 
     @Test
+    void theFirstAdoptionOfAChannelIsKeptAcrossLaterAdoptionsAndSnapshots() {
+        ChannelCheckpoint first =
+                ChannelCheckpoint.adopted("a", ChannelType.STREAM, ChannelPosition.at("first-a"));
+        ChannelCheckpoint later =
+                ChannelCheckpoint.adopted("a", ChannelType.STREAM, ChannelPosition.at("later-a"));
+        ChannelCheckpoint other =
+                ChannelCheckpoint.adopted(
+                        "b", ChannelType.STREAM, ChannelPosition.at("first-b", 3));
+
+        store.recordAdoptions(TUNNEL, List.of(first));
+        store.recordAdoptions(TUNNEL, List.of(later, other));
+        store.seed(snapshot(T1, reading("a", 1)), 0);
+
+        assertThat(store.adoptions(TUNNEL))
+                .containsOnly(
+                        Map.entry("a", ChannelPosition.at("first-a")),
+                        Map.entry("b", ChannelPosition.at("first-b", 3)));
+        assertThat(store.adoptions("another-tunnel")).isEmpty();
+        assertThat(store.read(TUNNEL, T1).channels()).containsOnlyKeys("a");
+    }
+
+    @Test
+    void adoptionsOfManyChannelsAreWrittenInBoundedBatches() {
+        List<ChannelCheckpoint> adopted =
+                IntStream.range(0, 450)
+                        .mapToObj(
+                                i ->
+                                        ChannelCheckpoint.adopted(
+                                                "ch-" + i,
+                                                ChannelType.STREAM,
+                                                ChannelPosition.at("t-" + i)))
+                        .collect(Collectors.toList());
+
+        store.recordAdoptions(TUNNEL, adopted);
+
+        assertThat(store.adoptions(TUNNEL)).hasSize(450);
+    }
+
+    @Test
     void aSeededSnapshotReadsBackWithEveryField() {
         BatchSnapshot seeded =
                 snapshot(
