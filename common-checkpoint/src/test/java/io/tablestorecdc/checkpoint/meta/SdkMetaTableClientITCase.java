@@ -1,0 +1,216 @@
+package io.tablestorecdc.checkpoint.meta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.emulator.server.Faults;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SDK client through the real {@code SyncClient} against the emulator: the same contract as the
+ * in-memory fake, plus {@link MetaStore} end to end and the retry of writes.
+ */
+class SdkMetaTableClientITCase extends MetaTableClientContract {
+
+    private static final AtomicInteger TABLES = new AtomicInteger();
+    private static TablestoreEmulator emulator;
+
+    @BeforeAll
+    static void startEmulator() {
+        emulator = TablestoreEmulator.builder().build().start();
+    }
+
+    @AfterAll
+    static void stopEmulator() {
+        emulator.close();
+    }
+
+    static TablestoreEndpoint endpoint() {
+        return new TablestoreEndpoint(
+                emulator.endpoint(),
+                emulator.instanceName(),
+                TablestoreCredentials.of(emulator.accessKeyId(), emulator.accessKeySecret()));
+    }
+
+    static SdkMetaTableClient freshClient() {
+        return SdkMetaTableClient.connect(endpoint(), "meta_it_" + TABLES.incrementAndGet());
+    }
+
+    static SyncClient rawClient() {
+        return new SyncClient(
+                emulator.endpoint(),
+                emulator.accessKeyId(),
+                emulator.accessKeySecret(),
+                emulator.instanceName());
+    }
+
+    @Override
+    protected MetaTableClient newClient() {
+        return freshClient();
+    }
+
+    @Test
+    void aTableWithAnotherPrimaryKeyIsRefused() {
+        String name = "not_meta_" + TABLES.incrementAndGet();
+        SyncClient raw = rawClient();
+        try {
+            TableMeta meta = new TableMeta(name);
+            meta.addPrimaryKeyColumn("id", PrimaryKeyType.INTEGER);
+            raw.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        } finally {
+            raw.shutdown();
+        }
+        try (SdkMetaTableClient other = SdkMetaTableClient.connect(endpoint(), name)) {
+            assertThatThrownBy(other::createTableIfMissing)
+                    .isInstanceOf(MetaTableException.class)
+                    .hasMessageContaining("not a tablestore-cdc meta table")
+                    .hasMessageContaining("meta.table");
+        }
+    }
+
+    @Test
+    void aMissingTableIsNamedInTheError() {
+        try (SdkMetaTableClient absent = SdkMetaTableClient.connect(endpoint(), "never_created")) {
+            assertThatThrownBy(() -> absent.get(new MetaRowKey("t", "b", "c")))
+                    .isInstanceOf(MetaTableException.class)
+                    .hasMessageContaining("never_created")
+                    .hasMessageContaining("OTSObjectNotExist")
+                    .hasMessageNotContaining(emulator.accessKeySecret());
+        }
+    }
+
+    /** MetaStore over the SDK client. */
+    @Nested
+    class MetaStoreOverTheSdk {
+
+        private final SdkMetaTableClient table = freshClient();
+        private final MetaStore store = new MetaStore(table);
+
+        MetaStoreOverTheSdk() {
+            store.ensureTable();
+        }
+
+        @Test
+        void aThousandChannelSnapshotRoundTrips() {
+            BatchToken token = BatchToken.random();
+            BatchSnapshot snapshot = MetaStoreTest.manyChannels(token, 1000);
+            store.seed(snapshot, 0);
+            store.seed(snapshot, 0);
+            assertThat(store.read(MetaStoreTest.snapshot(token).tunnelId(), token))
+                    .isEqualTo(snapshot);
+        }
+
+        @Test
+        void fillsAreFirstWriterWins() {
+            BatchToken token = BatchToken.random();
+            store.carryForward("tunnel-1", token, 1, Set.of("a"), List.of());
+            store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
+            store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
+            assertThatThrownBy(() -> store.fill("tunnel-1", token, MetaStoreTest.reading("a", 2)))
+                    .isInstanceOf(ConflictingFillException.class);
+        }
+
+        @Test
+        void theSdksDefaultStrategyWouldNotRetryAWrite() {
+            emulator.faults().add(Faults.Rule.error("PutRow", "OTSServerUnavailable", 503, 1));
+            SyncClient raw = rawClient();
+            try {
+                RowPutChange put =
+                        new RowPutChange(
+                                table.tableName(),
+                                PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                        .addPrimaryKeyColumn(
+                                                "tunnel_id", PrimaryKeyValue.fromString("t"))
+                                        .addPrimaryKeyColumn(
+                                                "batch", PrimaryKeyValue.fromString("b"))
+                                        .addPrimaryKeyColumn(
+                                                "channel_id", PrimaryKeyValue.fromString("c"))
+                                        .build());
+                put.addColumn("x", ColumnValue.fromLong(1));
+                assertThatThrownBy(() -> raw.putRow(new PutRowRequest(put)))
+                        .isInstanceOfSatisfying(
+                                TableStoreException.class,
+                                e ->
+                                        assertThat(e.getErrorCode())
+                                                .isEqualTo("OTSServerUnavailable"));
+            } finally {
+                raw.shutdown();
+                emulator.faults().clear();
+            }
+        }
+
+        @Test
+        void writesAreRetriedWhenTheServerIsUnavailable() {
+            BatchToken token = BatchToken.random();
+            store.carryForward("tunnel-1", token, 1, Set.of("a"), List.of());
+            emulator.faults().add(Faults.Rule.error("PutRow", "OTSServerUnavailable", 503, 2));
+            emulator.faults()
+                    .add(Faults.Rule.error("BatchWriteRow", "OTSServerUnavailable", 503, 2));
+            try {
+                store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
+                store.carryForward(
+                        "tunnel-1",
+                        BatchToken.random(),
+                        2,
+                        Set.of("a"),
+                        List.of(MetaStoreTest.reading("a", 1)));
+            } finally {
+                emulator.faults().clear();
+            }
+            assertThat(store.read("tunnel-1", token).channel("a"))
+                    .contains(MetaStoreTest.reading("a", 1));
+        }
+
+        @Test
+        void purgeKeepsTheNewestBatches() {
+            List<BatchToken> tokens = new java.util.ArrayList<>();
+            for (int seq = 0; seq < 5; seq++) {
+                BatchToken token = BatchToken.random();
+                store.seed(MetaStoreTest.manyChannels(token, 250), seq);
+                tokens.add(token);
+            }
+            assertThat(store.purge("tunnel-1", 2)).isEqualTo(new PurgeResult(3, 3 * (250 + 2), 0));
+            assertThat(store.batchLog("tunnel-1"))
+                    .extracting(LoggedBatch::token)
+                    .containsExactlyElementsOf(tokens.subList(3, 5));
+            assertThatThrownBy(() -> store.read("tunnel-1", tokens.get(0)))
+                    .isInstanceOf(SnapshotNotFoundException.class);
+        }
+
+        @Test
+        void onlyOneOfTwoConsumersOwnsTheTunnel() {
+            OwnerLease lease = store.acquireOwnership("tunnel-1", "query-1", 60_000);
+            assertThatThrownBy(() -> store.acquireOwnership("tunnel-1", "job-2", 60_000))
+                    .isInstanceOf(OwnershipConflictException.class)
+                    .hasMessageContaining("'query-1'");
+            OwnerLease renewed = store.renewOwnership(lease, 60_000);
+            assertThat(store.releaseOwnership(renewed)).isTrue();
+            assertThat(store.acquireOwnership("tunnel-1", "job-2", 60_000).consumerId())
+                    .isEqualTo("job-2");
+            assertThatThrownBy(() -> store.renewOwnership(renewed, 60_000))
+                    .isInstanceOf(OwnershipLostException.class);
+        }
+    }
+}

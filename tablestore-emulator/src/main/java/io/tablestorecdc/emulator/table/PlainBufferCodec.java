@@ -1,0 +1,182 @@
+package io.tablestorecdc.emulator.table;
+
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferBuilder;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferCell;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferCodedInputStream;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferCodedOutputStream;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferConsts;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferConversion;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferInputStream;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferOutputStream;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
+import com.alicloud.openservices.tablestore.model.RecordColumn;
+import com.alicloud.openservices.tablestore.model.Row;
+import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
+import io.tablestorecdc.emulator.server.EmulatorError;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads request rows and writes response rows in Tablestore's PlainBuffer format. */
+final class PlainBufferCodec {
+
+    private PlainBufferCodec() {}
+
+    /** Decodes a PlainBuffer holding exactly one row (with header). */
+    static PlainBufferRow readRow(ByteString bytes) throws EmulatorError {
+        List<PlainBufferRow> rows;
+        try {
+            rows =
+                    new PlainBufferCodedInputStream(
+                                    new PlainBufferInputStream(bytes.asReadOnlyByteBuffer()))
+                            .readRowsWithHeader();
+        } catch (IOException | RuntimeException e) {
+            throw EmulatorError.parameterInvalid("Invalid PlainBuffer row: " + e.getMessage());
+        }
+        if (rows.size() != 1) {
+            throw EmulatorError.parameterInvalid(
+                    "Expected one row but the PlainBuffer holds " + rows.size());
+        }
+        return rows.get(0);
+    }
+
+    static PrimaryKey primaryKey(ByteString bytes) throws EmulatorError {
+        return primaryKey(readRow(bytes));
+    }
+
+    static PrimaryKey primaryKey(PlainBufferRow row) throws EmulatorError {
+        try {
+            return PlainBufferConversion.toPrimaryKey(row.getPrimaryKey());
+        } catch (IOException e) {
+            throw EmulatorError.parameterInvalid("Invalid primary key: " + e.getMessage());
+        }
+    }
+
+    /** The columns of a PutRow: each must have a value and no operation type. */
+    static List<RecordColumn> putCells(PlainBufferRow row) throws EmulatorError {
+        List<RecordColumn> out = new ArrayList<>();
+        for (PlainBufferCell cell : row.getCells()) {
+            if (cell.hasCellType() || !cell.hasCellValue()) {
+                throw EmulatorError.parameterInvalid(
+                        "PutRow column '" + cell.getCellName() + "' must have a value and no type");
+            }
+            out.add(
+                    new RecordColumn(
+                            column(cell, cell.getCellValue()), RecordColumn.ColumnType.PUT));
+        }
+        return out;
+    }
+
+    /** The per-column operations of an UpdateRow. */
+    static List<RecordColumn> updateCells(PlainBufferRow row) throws EmulatorError {
+        List<RecordColumn> out = new ArrayList<>();
+        for (PlainBufferCell cell : row.getCells()) {
+            out.add(updateCell(cell));
+        }
+        return out;
+    }
+
+    private static RecordColumn updateCell(PlainBufferCell cell) throws EmulatorError {
+        if (!cell.hasCellType()) {
+            if (!cell.hasCellValue()) {
+                throw EmulatorError.parameterInvalid(
+                        "UpdateRow PUT column '" + cell.getCellName() + "' needs a value");
+            }
+            return new RecordColumn(column(cell, cell.getCellValue()), RecordColumn.ColumnType.PUT);
+        }
+        switch (cell.getCellType()) {
+            case PlainBufferConsts.DELETE_ONE_VERSION:
+                if (!cell.hasCellTimestamp()) {
+                    throw EmulatorError.parameterInvalid(
+                            "Deleting one version of column '"
+                                    + cell.getCellName()
+                                    + "' needs that version's timestamp");
+                }
+                return new RecordColumn(
+                        column(cell, ColumnValue.INTERNAL_NULL_VALUE),
+                        RecordColumn.ColumnType.DELETE_ONE_VERSION);
+            case PlainBufferConsts.DELETE_ALL_VERSION:
+                return new RecordColumn(
+                        new Column(cell.getCellName(), ColumnValue.INTERNAL_NULL_VALUE),
+                        RecordColumn.ColumnType.DELETE_ALL_VERSION);
+            default:
+                throw EmulatorError.parameterInvalid(
+                        "The emulator does not support UpdateRow cell type "
+                                + cell.getCellType()
+                                + " (increment) on column '"
+                                + cell.getCellName()
+                                + "'");
+        }
+    }
+
+    private static Column column(PlainBufferCell cell, ColumnValue value) {
+        return cell.hasCellTimestamp()
+                ? new Column(cell.getCellName(), value, cell.getCellTimestamp())
+                : new Column(cell.getCellName(), value);
+    }
+
+    /** One row with header; empty bytes for none, as GetRow answers "not found". */
+    static ByteString encodeRow(java.util.Optional<Row> row) {
+        return row.map(r -> encodeRows(List.of(r))).orElse(ByteString.EMPTY);
+    }
+
+    /** Rows after one header; empty bytes for none, as GetRange answers "no rows". */
+    static ByteString encodeRows(List<Row> rows) {
+        if (rows.isEmpty()) {
+            return ByteString.EMPTY;
+        }
+        try {
+            List<PlainBufferRow> pbRows = new ArrayList<>(rows.size());
+            int size = 4;
+            for (Row row : rows) {
+                PlainBufferRow pb = toPlainBuffer(row);
+                size += PlainBufferBuilder.computePlainBufferRow(pb);
+                pbRows.add(pb);
+            }
+            PlainBufferOutputStream out = new PlainBufferOutputStream(size);
+            PlainBufferCodedOutputStream coded = new PlainBufferCodedOutputStream(out);
+            coded.writeHeader();
+            for (PlainBufferRow pb : pbRows) {
+                coded.writeRow(pb);
+            }
+            return ByteString.copyFrom(out.getBuffer(), 0, out.count());
+        } catch (IOException e) {
+            throw new IllegalStateException("Failed to encode rows", e);
+        }
+    }
+
+    /** One PlainBuffer row with header. */
+    static ByteString encodePlainBufferRow(PlainBufferRow row) throws IOException {
+        PlainBufferOutputStream out =
+                new PlainBufferOutputStream(
+                        PlainBufferBuilder.computePlainBufferRowWithHeader(row));
+        new PlainBufferCodedOutputStream(out).writeRowWithHeader(row);
+        return ByteString.copyFrom(out.getBuffer(), 0, out.count());
+    }
+
+    /** A primary key alone (with header), as in next_start_primary_key. */
+    static ByteString encodePrimaryKey(PrimaryKey key) {
+        try {
+            return ByteString.copyFrom(PlainBufferBuilder.buildPrimaryKeyWithHeader(key));
+        } catch (IOException e) {
+            throw new IllegalStateException("Failed to encode primary key " + key, e);
+        }
+    }
+
+    private static PlainBufferRow toPlainBuffer(Row row) throws IOException {
+        List<PlainBufferCell> pk = new ArrayList<>();
+        for (PrimaryKeyColumn column : row.getPrimaryKey().getPrimaryKeyColumns()) {
+            pk.add(PlainBufferConversion.toPlainBufferCell(column));
+        }
+        List<PlainBufferCell> cells = new ArrayList<>();
+        for (Column column : row.getColumns()) {
+            cells.add(
+                    PlainBufferConversion.toPlainBufferCell(column, false, false, false, (byte) 0));
+        }
+        return new PlainBufferRow(pk, cells, false);
+    }
+}

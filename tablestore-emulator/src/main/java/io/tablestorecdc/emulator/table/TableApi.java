@@ -1,0 +1,316 @@
+package io.tablestorecdc.emulator.table;
+
+import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.RecordColumn;
+import com.alicloud.openservices.tablestore.model.Row;
+import com.alicloud.openservices.tablestore.model.RowExistenceExpectation;
+import com.alicloud.openservices.tablestore.model.StreamRecord;
+import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
+import com.aliyun.ots.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
+import com.aliyun.ots.thirdparty.com.google.protobuf.MessageLite;
+import io.tablestorecdc.emulator.server.ActionHandler;
+import io.tablestorecdc.emulator.server.EmulatorError;
+import io.tablestorecdc.emulator.server.EmulatorServer;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Serves the table API actions (CreateTable ... BatchWriteRow) over a {@link TableStore}. */
+public final class TableApi implements ActionHandler {
+
+    /** The actions this handler serves. */
+    public static final List<String> ACTIONS =
+            List.of(
+                    "CreateTable",
+                    "DescribeTable",
+                    "ListTable",
+                    "DeleteTable",
+                    "PutRow",
+                    "GetRow",
+                    "UpdateRow",
+                    "DeleteRow",
+                    "GetRange",
+                    "BatchWriteRow",
+                    "BatchGetRow");
+
+    private final TableStore store;
+
+    public TableApi(TableStore store) {
+        this.store = store;
+    }
+
+    /** Registers this handler for every table action. */
+    public void registerWith(EmulatorServer server) {
+        ACTIONS.forEach(action -> server.register(action, this));
+    }
+
+    @Override
+    public byte[] handle(String action, byte[] body) throws EmulatorError {
+        try {
+            return dispatch(action, body).toByteArray();
+        } catch (InvalidProtocolBufferException e) {
+            throw EmulatorError.parameterInvalid(
+                    "The "
+                            + action
+                            + " request is not a valid protobuf message: "
+                            + e.getMessage());
+        }
+    }
+
+    private MessageLite dispatch(String action, byte[] body)
+            throws EmulatorError, InvalidProtocolBufferException {
+        switch (action) {
+            case "CreateTable":
+                return createTable(OtsInternalApi.CreateTableRequest.parseFrom(body));
+            case "DescribeTable":
+                return TableMetaCodec.describe(
+                        store.describeTable(
+                                OtsInternalApi.DescribeTableRequest.parseFrom(body)
+                                        .getTableName()));
+            case "ListTable":
+                return OtsInternalApi.ListTableResponse.newBuilder()
+                        .addAllTableNames(store.listTables())
+                        .build();
+            case "DeleteTable":
+                store.deleteTable(OtsInternalApi.DeleteTableRequest.parseFrom(body).getTableName());
+                return OtsInternalApi.DeleteTableResponse.getDefaultInstance();
+            case "PutRow":
+                return putRow(OtsInternalApi.PutRowRequest.parseFrom(body));
+            case "UpdateRow":
+                return updateRow(OtsInternalApi.UpdateRowRequest.parseFrom(body));
+            case "DeleteRow":
+                return deleteRow(OtsInternalApi.DeleteRowRequest.parseFrom(body));
+            case "GetRow":
+                return getRow(OtsInternalApi.GetRowRequest.parseFrom(body));
+            case "GetRange":
+                return getRange(OtsInternalApi.GetRangeRequest.parseFrom(body));
+            case "BatchWriteRow":
+                return batchWriteRow(OtsInternalApi.BatchWriteRowRequest.parseFrom(body));
+            case "BatchGetRow":
+                return batchGetRow(OtsInternalApi.BatchGetRowRequest.parseFrom(body));
+            default:
+                throw new EmulatorError(
+                        "OTSUnsupportOperation",
+                        400,
+                        "The emulator does not serve the action '" + action + "'");
+        }
+    }
+
+    private MessageLite createTable(OtsInternalApi.CreateTableRequest request)
+            throws EmulatorError {
+        long nowMicros = System.currentTimeMillis() * 1000;
+        store.createTable(TableMetaCodec.fromCreate(request, nowMicros));
+        return OtsInternalApi.CreateTableResponse.getDefaultInstance();
+    }
+
+    private MessageLite putRow(OtsInternalApi.PutRowRequest request) throws EmulatorError {
+        RowWrite write =
+                decodeWrite(
+                        OtsInternalApi.OperationType.PUT,
+                        request.getRow(),
+                        request.getCondition(),
+                        request.getReturnContent());
+        Optional<Row> returned = store.write(request.getTableName(), write);
+        return OtsInternalApi.PutRowResponse.newBuilder()
+                .setConsumed(consumed(0, 1))
+                .setRow(PlainBufferCodec.encodeRow(returned))
+                .build();
+    }
+
+    private MessageLite updateRow(OtsInternalApi.UpdateRowRequest request) throws EmulatorError {
+        RowWrite write =
+                decodeWrite(
+                        OtsInternalApi.OperationType.UPDATE,
+                        request.getRowChange(),
+                        request.getCondition(),
+                        request.getReturnContent());
+        Optional<Row> returned = store.write(request.getTableName(), write);
+        return OtsInternalApi.UpdateRowResponse.newBuilder()
+                .setConsumed(consumed(0, 1))
+                .setRow(PlainBufferCodec.encodeRow(returned))
+                .build();
+    }
+
+    private MessageLite deleteRow(OtsInternalApi.DeleteRowRequest request) throws EmulatorError {
+        RowWrite write =
+                decodeWrite(
+                        OtsInternalApi.OperationType.DELETE,
+                        request.getPrimaryKey(),
+                        request.getCondition(),
+                        request.getReturnContent());
+        Optional<Row> returned = store.write(request.getTableName(), write);
+        return OtsInternalApi.DeleteRowResponse.newBuilder()
+                .setConsumed(consumed(0, 1))
+                .setRow(PlainBufferCodec.encodeRow(returned))
+                .build();
+    }
+
+    private static RowWrite decodeWrite(
+            OtsInternalApi.OperationType type,
+            ByteString row,
+            OtsInternalApi.Condition condition,
+            OtsInternalApi.ReturnContent returnContent)
+            throws EmulatorError {
+        PlainBufferRow pb = PlainBufferCodec.readRow(row);
+        PrimaryKey key = PlainBufferCodec.primaryKey(pb);
+        List<RecordColumn> cells;
+        StreamRecord.RecordType recordType;
+        switch (type) {
+            case PUT:
+                cells = PlainBufferCodec.putCells(pb);
+                recordType = StreamRecord.RecordType.PUT;
+                break;
+            case UPDATE:
+                cells = PlainBufferCodec.updateCells(pb);
+                recordType = StreamRecord.RecordType.UPDATE;
+                break;
+            default:
+                cells = List.of();
+                recordType = StreamRecord.RecordType.DELETE;
+        }
+        boolean returnPk = returnContent.getReturnType() == OtsInternalApi.ReturnType.RT_PK;
+        return new RowWrite(recordType, key, cells, decodeCondition(condition), returnPk);
+    }
+
+    private static WriteCondition decodeCondition(OtsInternalApi.Condition condition)
+            throws EmulatorError {
+        RowExistenceExpectation existence =
+                RowExistenceExpectation.valueOf(condition.getRowExistence().name());
+        Optional<RowFilter> columns =
+                condition.hasColumnCondition()
+                        ? Optional.of(RowFilter.parse(condition.getColumnCondition()))
+                        : Optional.empty();
+        return new WriteCondition(existence, columns);
+    }
+
+    private MessageLite getRow(OtsInternalApi.GetRowRequest request) throws EmulatorError {
+        Optional<Row> row =
+                store.getRow(
+                        request.getTableName(),
+                        PlainBufferCodec.primaryKey(request.getPrimaryKey()),
+                        Set.copyOf(request.getColumnsToGetList()),
+                        request.hasFilter()
+                                ? Optional.of(RowFilter.parse(request.getFilter()))
+                                : Optional.empty());
+        return OtsInternalApi.GetRowResponse.newBuilder()
+                .setConsumed(consumed(1, 0))
+                .setRow(PlainBufferCodec.encodeRow(row))
+                .build();
+    }
+
+    private MessageLite getRange(OtsInternalApi.GetRangeRequest request) throws EmulatorError {
+        RangeQuery query =
+                new RangeQuery(
+                        request.getDirection() == OtsInternalApi.Direction.FORWARD,
+                        PlainBufferCodec.primaryKey(request.getInclusiveStartPrimaryKey()),
+                        PlainBufferCodec.primaryKey(request.getExclusiveEndPrimaryKey()),
+                        request.hasLimit() ? request.getLimit() : 0,
+                        Set.copyOf(request.getColumnsToGetList()),
+                        request.hasFilter()
+                                ? Optional.of(RowFilter.parse(request.getFilter()))
+                                : Optional.empty());
+        if (request.hasLimit() && request.getLimit() <= 0) {
+            throw EmulatorError.parameterInvalid(
+                    "GetRange limit must be positive, got " + request.getLimit());
+        }
+        RangePage page = store.getRange(request.getTableName(), query);
+        OtsInternalApi.GetRangeResponse.Builder out =
+                OtsInternalApi.GetRangeResponse.newBuilder()
+                        .setConsumed(consumed(1, 0))
+                        .setRows(PlainBufferCodec.encodeRows(page.rows()));
+        page.nextStart()
+                .ifPresent(k -> out.setNextStartPrimaryKey(PlainBufferCodec.encodePrimaryKey(k)));
+        return out.build();
+    }
+
+    /** Applies each row on its own (not atomically); results keep each table's row order. */
+    private MessageLite batchWriteRow(OtsInternalApi.BatchWriteRowRequest request) {
+        OtsInternalApi.BatchWriteRowResponse.Builder out =
+                OtsInternalApi.BatchWriteRowResponse.newBuilder();
+        for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
+            OtsInternalApi.TableInBatchWriteRowResponse.Builder tableOut =
+                    OtsInternalApi.TableInBatchWriteRowResponse.newBuilder()
+                            .setTableName(table.getTableName());
+            for (OtsInternalApi.RowInBatchWriteRowRequest row : table.getRowsList()) {
+                tableOut.addRows(batchWriteOne(table.getTableName(), row));
+            }
+            out.addTables(tableOut);
+        }
+        return out.build();
+    }
+
+    private OtsInternalApi.RowInBatchWriteRowResponse batchWriteOne(
+            String table, OtsInternalApi.RowInBatchWriteRowRequest row) {
+        try {
+            RowWrite write =
+                    decodeWrite(
+                            row.getType(),
+                            row.getRowChange(),
+                            row.getCondition(),
+                            row.getReturnContent());
+            Optional<Row> returned = store.write(table, write);
+            OtsInternalApi.RowInBatchWriteRowResponse.Builder ok =
+                    OtsInternalApi.RowInBatchWriteRowResponse.newBuilder()
+                            .setIsOk(true)
+                            .setConsumed(consumed(0, 1));
+            returned.ifPresent(r -> ok.setRow(PlainBufferCodec.encodeRow(returned)));
+            return ok.build();
+        } catch (EmulatorError e) {
+            return OtsInternalApi.RowInBatchWriteRowResponse.newBuilder()
+                    .setIsOk(false)
+                    .setError(error(e))
+                    .build();
+        }
+    }
+
+    private MessageLite batchGetRow(OtsInternalApi.BatchGetRowRequest request) {
+        OtsInternalApi.BatchGetRowResponse.Builder out =
+                OtsInternalApi.BatchGetRowResponse.newBuilder();
+        for (OtsInternalApi.TableInBatchGetRowRequest table : request.getTablesList()) {
+            OtsInternalApi.TableInBatchGetRowResponse.Builder tableOut =
+                    OtsInternalApi.TableInBatchGetRowResponse.newBuilder()
+                            .setTableName(table.getTableName());
+            Set<String> columns = Set.copyOf(table.getColumnsToGetList());
+            for (ByteString key : table.getPrimaryKeyList()) {
+                tableOut.addRows(batchGetOne(table.getTableName(), key, columns));
+            }
+            out.addTables(tableOut);
+        }
+        return out.build();
+    }
+
+    private OtsInternalApi.RowInBatchGetRowResponse batchGetOne(
+            String table, ByteString key, Set<String> columns) {
+        try {
+            Optional<Row> row =
+                    store.getRow(
+                            table, PlainBufferCodec.primaryKey(key), columns, Optional.empty());
+            return OtsInternalApi.RowInBatchGetRowResponse.newBuilder()
+                    .setIsOk(true)
+                    .setConsumed(consumed(1, 0))
+                    .setRow(PlainBufferCodec.encodeRow(row))
+                    .build();
+        } catch (EmulatorError e) {
+            return OtsInternalApi.RowInBatchGetRowResponse.newBuilder()
+                    .setIsOk(false)
+                    .setError(error(e))
+                    .build();
+        }
+    }
+
+    private static OtsInternalApi.Error error(EmulatorError e) {
+        return OtsInternalApi.Error.newBuilder()
+                .setCode(e.code())
+                .setMessage(e.getMessage())
+                .build();
+    }
+
+    private static OtsInternalApi.ConsumedCapacity consumed(int read, int write) {
+        return OtsInternalApi.ConsumedCapacity.newBuilder()
+                .setCapacityUnit(
+                        OtsInternalApi.CapacityUnit.newBuilder().setRead(read).setWrite(write))
+                .build();
+    }
+}

@@ -1,0 +1,256 @@
+package io.tablestorecdc.emulator.table;
+
+import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferCell;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferConsts;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferConversion;
+import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
+import com.alicloud.openservices.tablestore.model.RecordColumn;
+import com.alicloud.openservices.tablestore.model.StreamRecord;
+import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
+import io.tablestorecdc.emulator.server.EmulatorError;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32;
+
+/**
+ * The append-only journal that makes acknowledged table mutations durable: every create, delete and
+ * row write is appended and fsync'ed before it is applied and acknowledged, and replayed in order
+ * at start. A torn record at the tail (a crash mid-append) is cut off.
+ *
+ * <p>Format, version 1: the 8-byte magic {@code TSEJRNL1}, then records of {@code int length, int
+ * crc32(payload), payload}. A payload starts with a kind byte: 1 = table created (serialized
+ * DescribeTableResponse), 2 = table deleted (table name), 3 = row written (table name, record type
+ * code 1/2/3, commit time in µs, the row as a PlainBuffer with typed, time-stamped cells).
+ */
+final class TableJournal implements Closeable {
+
+    static final String FILE_NAME = "tables.journal";
+    private static final byte[] MAGIC = {'T', 'S', 'E', 'J', 'R', 'N', 'L', '1'};
+    private static final byte CREATED = 1;
+    private static final byte DELETED = 2;
+    private static final byte WRITTEN = 3;
+
+    /** Receives the journal's records during replay. */
+    interface Replay {
+        void created(TableDescription table) throws EmulatorError;
+
+        void deleted(String table) throws EmulatorError;
+
+        void written(
+                String table,
+                StreamRecord.RecordType type,
+                PrimaryKey key,
+                List<RecordColumn> cells,
+                long commitMicros)
+                throws EmulatorError;
+    }
+
+    private final FileChannel channel;
+
+    private TableJournal(FileChannel channel) {
+        this.channel = channel;
+    }
+
+    /** Opens (creating if needed) the journal in {@code dir}, replaying what it holds. */
+    static TableJournal open(Path dir, Replay replay) throws IOException {
+        Files.createDirectories(dir);
+        FileChannel channel =
+                FileChannel.open(
+                        dir.resolve(FILE_NAME),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
+        if (channel.size() == 0) {
+            channel.write(ByteBuffer.wrap(MAGIC));
+            channel.force(true);
+        }
+        long end = replayAll(channel, replay);
+        channel.truncate(end);
+        channel.position(end);
+        return new TableJournal(channel);
+    }
+
+    private static long replayAll(FileChannel channel, Replay replay) throws IOException {
+        ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
+        channel.read(magic, 0);
+        if (!java.util.Arrays.equals(magic.array(), MAGIC)) {
+            throw new IOException(
+                    "The data directory's "
+                            + FILE_NAME
+                            + " is not a version-1"
+                            + " emulator journal; point --data-dir at an empty or emulator-owned directory");
+        }
+        long position = MAGIC.length;
+        while (true) {
+            byte[] payload = readRecord(channel, position);
+            if (payload == null) {
+                return position;
+            }
+            apply(payload, replay);
+            position += 8 + payload.length;
+        }
+    }
+
+    /** The payload at {@code position}; null at the end or at a torn / corrupt tail. */
+    private static byte[] readRecord(FileChannel channel, long position) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(8);
+        if (channel.read(header, position) < 8) {
+            return null;
+        }
+        header.flip();
+        int length = header.getInt();
+        int crc = header.getInt();
+        if (length < 0 || position + 8 + length > channel.size()) {
+            return null;
+        }
+        ByteBuffer payload = ByteBuffer.allocate(length);
+        channel.read(payload, position + 8);
+        return crc32(payload.array()) == crc ? payload.array() : null;
+    }
+
+    private static void apply(byte[] payload, Replay replay) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
+        try {
+            switch (in.readByte()) {
+                case CREATED ->
+                        replay.created(
+                                TableMetaCodec.fromDescribe(
+                                        OtsInternalApi.DescribeTableResponse.parseFrom(
+                                                in.readAllBytes())));
+                case DELETED -> replay.deleted(in.readUTF());
+                case WRITTEN -> applyWrite(in, replay);
+                default -> throw new IOException("Unknown journal record kind");
+            }
+        } catch (EmulatorError e) {
+            throw new IOException("Cannot replay the table journal: " + e.getMessage(), e);
+        }
+    }
+
+    private static void applyWrite(DataInputStream in, Replay replay)
+            throws IOException, EmulatorError {
+        String table = in.readUTF();
+        StreamRecord.RecordType type = typeOf(in.readByte());
+        long micros = in.readLong();
+        PlainBufferRow row = PlainBufferCodec.readRow(ByteString.copyFrom(in.readAllBytes()));
+        replay.written(
+                table,
+                type,
+                PlainBufferCodec.primaryKey(row),
+                PlainBufferCodec.updateCells(row),
+                micros);
+    }
+
+    synchronized void appendCreated(TableDescription table) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.write(CREATED);
+        TableMetaCodec.describe(table).writeTo(bytes);
+        append(bytes.toByteArray());
+    }
+
+    synchronized void appendDeleted(String table) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeByte(DELETED);
+        out.writeUTF(table);
+        append(bytes.toByteArray());
+    }
+
+    synchronized void appendWritten(
+            String table,
+            StreamRecord.RecordType type,
+            PrimaryKey key,
+            List<RecordColumn> cells,
+            long commitMicros)
+            throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeByte(WRITTEN);
+        out.writeUTF(table);
+        out.writeByte(codeOf(type));
+        out.writeLong(commitMicros);
+        out.write(encodeRow(key, cells).toByteArray());
+        append(bytes.toByteArray());
+    }
+
+    private void append(byte[] payload) throws IOException {
+        ByteBuffer record = ByteBuffer.allocate(8 + payload.length);
+        record.putInt(payload.length).putInt(crc32(payload)).put(payload).flip();
+        while (record.hasRemaining()) {
+            channel.write(record);
+        }
+        channel.force(false);
+    }
+
+    /** The row with typed cells, as UpdateRow sends it; a DELETE row has only its key. */
+    private static ByteString encodeRow(PrimaryKey key, List<RecordColumn> cells)
+            throws IOException {
+        List<PlainBufferCell> pk = new ArrayList<>();
+        for (PrimaryKeyColumn column : key.getPrimaryKeyColumns()) {
+            pk.add(PlainBufferConversion.toPlainBufferCell(column));
+        }
+        List<PlainBufferCell> encoded = new ArrayList<>();
+        for (RecordColumn cell : cells) {
+            encoded.add(encodeCell(cell));
+        }
+        return PlainBufferCodec.encodePlainBufferRow(new PlainBufferRow(pk, encoded, false));
+    }
+
+    private static PlainBufferCell encodeCell(RecordColumn cell) throws IOException {
+        Column c = cell.getColumn();
+        switch (cell.getColumnType()) {
+            case PUT:
+                return PlainBufferConversion.toPlainBufferCell(c, false, false, false, (byte) 0);
+            case DELETE_ONE_VERSION:
+                return PlainBufferConversion.toPlainBufferCell(
+                        c, true, false, true, PlainBufferConsts.DELETE_ONE_VERSION);
+            default:
+                return PlainBufferConversion.toPlainBufferCell(
+                        c, true, true, true, PlainBufferConsts.DELETE_ALL_VERSION);
+        }
+    }
+
+    /** Stable codes, never ordinals: PUT 1, UPDATE 2, DELETE 3. */
+    private static byte codeOf(StreamRecord.RecordType type) {
+        return switch (type) {
+            case PUT -> 1;
+            case UPDATE -> 2;
+            case DELETE -> 3;
+        };
+    }
+
+    private static StreamRecord.RecordType typeOf(byte code) throws IOException {
+        return switch (code) {
+            case 1 -> StreamRecord.RecordType.PUT;
+            case 2 -> StreamRecord.RecordType.UPDATE;
+            case 3 -> StreamRecord.RecordType.DELETE;
+            default ->
+                    throw new IOException("Unknown record type code " + code + " in the journal");
+        };
+    }
+
+    private static int crc32(byte[] bytes) {
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        return (int) crc.getValue();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        channel.close();
+    }
+}

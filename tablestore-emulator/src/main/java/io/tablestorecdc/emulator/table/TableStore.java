@@ -1,0 +1,479 @@
+package io.tablestorecdc.emulator.table;
+
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.RecordColumn;
+import com.alicloud.openservices.tablestore.model.Row;
+import com.alicloud.openservices.tablestore.model.StreamRecord;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import io.tablestorecdc.emulator.server.EmulatorError;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The emulator's in-memory tables. Each table is a sorted map from primary key to row guarded by a
+ * read-write lock; a write checks its condition, applies and notifies listeners all under the
+ * table's write lock, so conditional writes on one key have exactly one winner and listeners see
+ * each table's changes in commit order.
+ */
+public final class TableStore implements TableAccess {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
+
+    /** Rows per GetRange page when the request sets no (smaller) limit, as the service does. */
+    static final int MAX_ROWS_PER_PAGE = 5000;
+
+    private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final Object catalogLock = new Object();
+    private final List<TableListener> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicLong lastCommitMicros = new AtomicLong();
+    private volatile Optional<TableJournal> journal = Optional.empty();
+
+    /** One table's state. */
+    private static final class Table {
+        final TableDescription description;
+        final NavigableMap<PrimaryKey, StoredRow> rows = new TreeMap<>(PrimaryKeyOrder.INSTANCE);
+        final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+        boolean deleted;
+
+        Table(TableDescription description) {
+            this.description = description;
+        }
+    }
+
+    @Override
+    public void addListener(TableListener listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Makes the store durable in {@code dataDir}: replays the journal found there (listeners see
+     * the replayed tables and changes, so registered layers can rebuild from them), then journals
+     * and fsyncs every later mutation before applying it. Call once, before serving.
+     */
+    public synchronized void recoverFrom(Path dataDir) throws IOException {
+        if (journal.isPresent()) {
+            throw new IllegalStateException(
+                    "The table store is already durable in a data directory");
+        }
+        journal = Optional.of(TableJournal.open(dataDir, new Replayer()));
+    }
+
+    /** Closes the journal, if any; the in-memory state stays readable. */
+    public synchronized void close() throws IOException {
+        if (journal.isPresent()) {
+            journal.get().close();
+            journal = Optional.empty();
+        }
+    }
+
+    /** Applies journal records: no conditions, recorded times, listeners notified. */
+    private final class Replayer implements TableJournal.Replay {
+        @Override
+        public void created(TableDescription table) throws EmulatorError {
+            addTable(table);
+        }
+
+        @Override
+        public void deleted(String table) throws EmulatorError {
+            removeTable(table);
+        }
+
+        @Override
+        public void written(
+                String tableName,
+                StreamRecord.RecordType type,
+                PrimaryKey key,
+                List<RecordColumn> cells,
+                long commitMicros)
+                throws EmulatorError {
+            Table table = table(tableName);
+            lastCommitMicros.accumulateAndGet(commitMicros, Math::max);
+            commit(table, new RowChange(tableName, key, type, cells, commitMicros));
+        }
+    }
+
+    public void createTable(TableDescription description) throws EmulatorError {
+        validateSchema(description.meta());
+        synchronized (catalogLock) {
+            if (tables.containsKey(description.name())) {
+                throw new EmulatorError(
+                        "OTSObjectAlreadyExist",
+                        409,
+                        "Requested table already exists: " + description.name());
+            }
+            journal(j -> j.appendCreated(description));
+            addTable(description);
+        }
+    }
+
+    private void addTable(TableDescription description) {
+        synchronized (catalogLock) {
+            tables.put(description.name(), new Table(description));
+            listeners.forEach(l -> notifySafely(() -> l.onTableCreated(description.meta())));
+        }
+    }
+
+    public TableDescription describeTable(String name) throws EmulatorError {
+        return table(name).description;
+    }
+
+    public List<String> listTables() {
+        return tables.keySet().stream().sorted().toList();
+    }
+
+    public void deleteTable(String name) throws EmulatorError {
+        synchronized (catalogLock) {
+            table(name);
+            journal(j -> j.appendDeleted(name));
+            removeTable(name);
+        }
+    }
+
+    private void removeTable(String name) throws EmulatorError {
+        synchronized (catalogLock) {
+            Table table = table(name);
+            table.lock.writeLock().lock();
+            try {
+                table.deleted = true;
+                tables.remove(name);
+                listeners.forEach(l -> notifySafely(() -> l.onTableDeleted(name)));
+            } finally {
+                table.lock.writeLock().unlock();
+            }
+        }
+    }
+
+    /** An action on the journal, if the store is durable. */
+    private interface JournalAction {
+        void run(TableJournal journal) throws IOException;
+    }
+
+    private void journal(JournalAction action) throws EmulatorError {
+        Optional<TableJournal> current = journal;
+        if (current.isEmpty()) {
+            return;
+        }
+        try {
+            action.run(current.get());
+        } catch (IOException e) {
+            LOG.error("Cannot append to the table journal", e);
+            throw new EmulatorError(
+                    "OTSInternalServerError",
+                    500,
+                    "The emulator cannot write its data directory ("
+                            + e.getMessage()
+                            + "); check disk space and permissions");
+        }
+    }
+
+    /** The server time of a new commit: microseconds, strictly increasing across all tables. */
+    private long nextCommitMicros() {
+        Instant now = Instant.now();
+        long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        return lastCommitMicros.updateAndGet(prev -> Math.max(prev + 1, nowMicros));
+    }
+
+    /**
+     * Applies one write if its condition holds.
+     *
+     * @return the row to return to the client (its primary key, when the write asked for it)
+     * @throws EmulatorError OTSConditionCheckFail when the condition fails, OTSObjectNotExist or
+     *     OTSParameterInvalid for a missing table or a malformed write
+     */
+    public Optional<Row> write(String tableName, RowWrite write) throws EmulatorError {
+        Table table = table(tableName);
+        validateKey(table.description.meta(), write.primaryKey(), false);
+        validateCells(table.description.meta(), write.cells());
+        table.lock.writeLock().lock();
+        try {
+            if (table.deleted) {
+                throw EmulatorError.objectNotExist("Requested table does not exist: " + tableName);
+            }
+            Optional<StoredRow> current = Optional.ofNullable(table.rows.get(write.primaryKey()));
+            if (!write.condition().holdsFor(current)) {
+                throw new EmulatorError("OTSConditionCheckFail", 403, "Condition check failed.");
+            }
+            long micros = nextCommitMicros();
+            List<RecordColumn> stamped = stamp(write.cells(), micros / 1000);
+            RowChange change =
+                    new RowChange(tableName, write.primaryKey(), write.type(), stamped, micros);
+            journal(
+                    j ->
+                            j.appendWritten(
+                                    tableName,
+                                    change.type(),
+                                    change.primaryKey(),
+                                    stamped,
+                                    micros));
+            commit(table, change);
+        } finally {
+            table.lock.writeLock().unlock();
+        }
+        return write.returnPrimaryKey()
+                ? Optional.of(new Row(write.primaryKey(), List.of()))
+                : Optional.empty();
+    }
+
+    /** Applies a change to the stored row and tells the listeners; the caller may hold the lock. */
+    private void commit(Table table, RowChange change) {
+        table.lock.writeLock().lock();
+        try {
+            apply(table, change);
+            listeners.forEach(l -> notifySafely(() -> l.onRowChange(change)));
+        } finally {
+            table.lock.writeLock().unlock();
+        }
+    }
+
+    private static void apply(Table table, RowChange change) {
+        PrimaryKey key = change.primaryKey();
+        switch (change.type()) {
+            case PUT:
+                {
+                    SortedMap<String, Column> columns = new TreeMap<>();
+                    change.columns()
+                            .forEach(c -> columns.put(c.getColumn().getName(), c.getColumn()));
+                    table.rows.put(key, new StoredRow(key, columns));
+                    break;
+                }
+            case UPDATE:
+                {
+                    SortedMap<String, Column> columns = new TreeMap<>();
+                    Optional.ofNullable(table.rows.get(key))
+                            .ifPresent(row -> columns.putAll(row.columns()));
+                    change.columns().forEach(c -> applyCell(columns, c));
+                    if (columns.isEmpty()) {
+                        // A row whose last attribute column is deleted by an update no longer
+                        // exists.
+                        table.rows.remove(key);
+                    } else {
+                        table.rows.put(key, new StoredRow(key, columns));
+                    }
+                    break;
+                }
+            default:
+                table.rows.remove(key);
+        }
+    }
+
+    private static void applyCell(SortedMap<String, Column> columns, RecordColumn cell) {
+        Column column = cell.getColumn();
+        switch (cell.getColumnType()) {
+            case PUT:
+                columns.put(column.getName(), column);
+                break;
+            case DELETE_ONE_VERSION:
+                {
+                    Column existing = columns.get(column.getName());
+                    if (existing != null && existing.getTimestamp() == column.getTimestamp()) {
+                        columns.remove(column.getName());
+                    }
+                    break;
+                }
+            default:
+                columns.remove(column.getName());
+        }
+    }
+
+    /** Gives PUT cells without a timestamp the commit time, as the service does. */
+    private static List<RecordColumn> stamp(List<RecordColumn> cells, long commitMillis) {
+        List<RecordColumn> out = new ArrayList<>(cells.size());
+        for (RecordColumn cell : cells) {
+            Column c = cell.getColumn();
+            if (cell.getColumnType() == RecordColumn.ColumnType.PUT && !c.hasSetTimestamp()) {
+                out.add(
+                        new RecordColumn(
+                                new Column(c.getName(), c.getValue(), commitMillis),
+                                cell.getColumnType()));
+            } else {
+                out.add(cell);
+            }
+        }
+        return out;
+    }
+
+    /** The row with {@code key}, projected to {@code columnsToGet}; empty if absent or filtered. */
+    public Optional<Row> getRow(
+            String tableName, PrimaryKey key, Set<String> columnsToGet, Optional<RowFilter> filter)
+            throws EmulatorError {
+        Table table = table(tableName);
+        validateKey(table.description.meta(), key, false);
+        table.lock.readLock().lock();
+        try {
+            return Optional.ofNullable(table.rows.get(key))
+                    .filter(r -> filter.map(f -> f.test(Optional.of(r))).orElse(true))
+                    .flatMap(r -> r.project(columnsToGet));
+        } finally {
+            table.lock.readLock().unlock();
+        }
+    }
+
+    public RangePage getRange(String tableName, RangeQuery query) throws EmulatorError {
+        Table table = table(tableName);
+        TableMeta meta = table.description.meta();
+        validateKey(meta, query.inclusiveStart(), true);
+        validateKey(meta, query.exclusiveEnd(), true);
+        int order = PrimaryKeyOrder.INSTANCE.compare(query.inclusiveStart(), query.exclusiveEnd());
+        if (query.forward() ? order > 0 : order < 0) {
+            throw EmulatorError.parameterInvalid(
+                    query.forward()
+                            ? "In FORWARD direction the start primary key must be below the end primary key"
+                            : "In BACKWARD direction the start primary key must be above the end primary key");
+        }
+        table.lock.readLock().lock();
+        try {
+            return scan(range(table, query, order), query);
+        } finally {
+            table.lock.readLock().unlock();
+        }
+    }
+
+    private static NavigableMap<PrimaryKey, StoredRow> range(
+            Table table, RangeQuery query, int order) {
+        if (order == 0) {
+            return new TreeMap<>(PrimaryKeyOrder.INSTANCE);
+        }
+        return query.forward()
+                ? table.rows.subMap(query.inclusiveStart(), true, query.exclusiveEnd(), false)
+                : table.rows
+                        .subMap(query.exclusiveEnd(), false, query.inclusiveStart(), true)
+                        .descendingMap();
+    }
+
+    private static RangePage scan(NavigableMap<PrimaryKey, StoredRow> range, RangeQuery query) {
+        int pageSize =
+                query.limit() > 0 ? Math.min(query.limit(), MAX_ROWS_PER_PAGE) : MAX_ROWS_PER_PAGE;
+        List<Row> rows = new ArrayList<>();
+        for (StoredRow stored : range.values()) {
+            if (rows.size() == pageSize) {
+                return new RangePage(rows, Optional.of(stored.primaryKey()));
+            }
+            if (query.filter().map(f -> f.test(Optional.of(stored))).orElse(true)) {
+                stored.project(query.columnsToGet()).ifPresent(rows::add);
+            }
+        }
+        return new RangePage(rows, Optional.empty());
+    }
+
+    @Override
+    public Optional<TableMeta> tableMeta(String table) {
+        return Optional.ofNullable(tables.get(table)).map(t -> t.description.meta());
+    }
+
+    @Override
+    public List<Row> snapshot(
+            String tableName, PrimaryKey startInclusive, PrimaryKey endExclusive) {
+        Table table = tables.get(tableName);
+        if (table == null || PrimaryKeyOrder.INSTANCE.compare(startInclusive, endExclusive) >= 0) {
+            return List.of();
+        }
+        table.lock.readLock().lock();
+        try {
+            return table.rows.subMap(startInclusive, true, endExclusive, false).values().stream()
+                    .map(StoredRow::toRow)
+                    .toList();
+        } finally {
+            table.lock.readLock().unlock();
+        }
+    }
+
+    private Table table(String name) throws EmulatorError {
+        Table table = tables.get(name);
+        if (table == null) {
+            throw EmulatorError.objectNotExist("Requested table does not exist: " + name);
+        }
+        return table;
+    }
+
+    private static void notifySafely(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            // A listener bug must not turn an applied write into an error for the client.
+            LOG.error("A table listener failed", e);
+        }
+    }
+
+    private static void validateSchema(TableMeta meta) throws EmulatorError {
+        List<PrimaryKeySchema> pk = meta.getPrimaryKeyList();
+        if (pk.isEmpty() || pk.size() > 4) {
+            throw EmulatorError.parameterInvalid(
+                    "A table needs 1 to 4 primary-key columns, got " + pk.size());
+        }
+        for (PrimaryKeySchema column : pk) {
+            if (column.hasOption()) {
+                throw EmulatorError.parameterInvalid(
+                        "The emulator does not support auto-increment primary-key column '"
+                                + column.getName()
+                                + "'; use a plain INTEGER column");
+            }
+        }
+    }
+
+    /** Checks that a key has the table's primary-key columns, in order, with their types. */
+    static void validateKey(TableMeta meta, PrimaryKey key, boolean infAllowed)
+            throws EmulatorError {
+        List<PrimaryKeySchema> schema = meta.getPrimaryKeyList();
+        PrimaryKeyColumn[] columns = key.getPrimaryKeyColumns();
+        if (columns.length != schema.size()) {
+            throw EmulatorError.parameterInvalid(
+                    "Validate PK size fail. Input: "
+                            + columns.length
+                            + ", Meta: "
+                            + schema.size()
+                            + "; send every primary-key column of the table");
+        }
+        for (int i = 0; i < columns.length; i++) {
+            PrimaryKeySchema expected = schema.get(i);
+            PrimaryKeyValue value = columns[i].getValue();
+            if (!columns[i].getName().equals(expected.getName())) {
+                throw EmulatorError.parameterInvalid(
+                        "Validate PK name fail. Input: "
+                                + columns[i].getName()
+                                + ", Meta: "
+                                + expected.getName()
+                                + "; send primary-key columns in the table's schema order");
+            }
+            boolean inf = value.isInfMin() || value.isInfMax();
+            if (inf ? !infAllowed : value.getType() != expected.getType()) {
+                throw EmulatorError.parameterInvalid(
+                        "Validate PK type fail. Column: "
+                                + expected.getName()
+                                + ", expected "
+                                + expected.getType()
+                                + (infAllowed ? " or INF_MIN/INF_MAX" : ""));
+            }
+        }
+    }
+
+    private static void validateCells(TableMeta meta, List<RecordColumn> cells)
+            throws EmulatorError {
+        for (RecordColumn cell : cells) {
+            if (meta.getPrimaryKeyMap().containsKey(cell.getColumn().getName())) {
+                throw EmulatorError.parameterInvalid(
+                        "Attribute column '"
+                                + cell.getColumn().getName()
+                                + "' has a primary-key column's name");
+            }
+        }
+    }
+}

@@ -1,0 +1,440 @@
+package io.tablestorecdc.emulator.tunnel;
+
+import static io.tablestorecdc.emulator.tunnel.TunnelTestBed.key;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.model.StreamRecord;
+import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
+import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
+import com.alicloud.openservices.tablestore.model.tunnel.ChannelType;
+import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelResponse;
+import com.alicloud.openservices.tablestore.model.tunnel.StreamTunnelConfig;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelStage;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.Channel;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.CheckpointRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.ConnectTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.GetCheckpointRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.GetCheckpointResponse;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
+import com.alicloud.openservices.tablestore.tunnel.pipeline.Utils;
+import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The tunnel API call by call through the SDK's TunnelClient, as a low-level consumer uses it. */
+class TunnelProtocolITCase {
+
+    static TunnelTestBed bed;
+
+    @BeforeAll
+    static void start() {
+        bed = new TunnelTestBed();
+    }
+
+    @AfterAll
+    static void stop() {
+        bed.close();
+    }
+
+    /** One connected client of one tunnel, driving the low-level calls. */
+    private static final class Client {
+        final String tunnelId;
+        final String clientId;
+        final Map<String, Long> seq = new java.util.HashMap<>();
+
+        Client(String tunnelId, long timeoutSeconds) {
+            this.tunnelId = tunnelId;
+            this.clientId =
+                    bed.tunnelClient
+                            .connectTunnel(
+                                    new ConnectTunnelRequest(
+                                            tunnelId,
+                                            new TunnelClientConfig(timeoutSeconds, "test")))
+                            .getClientId();
+        }
+
+        Client(String tunnelId) {
+            this(tunnelId, 300);
+        }
+
+        Map<String, Channel> heartbeat(Channel... report) {
+            List<Channel> channels =
+                    bed.tunnelClient
+                            .heartbeat(
+                                    new HeartbeatRequest(
+                                            tunnelId,
+                                            clientId,
+                                            new ArrayList<>(Arrays.asList(report))))
+                            .getChannels();
+            return channels.stream()
+                    .collect(Collectors.toMap(Channel::getChannelId, Function.identity()));
+        }
+
+        String checkpointOf(String channelId) {
+            GetCheckpointResponse r =
+                    bed.tunnelClient.getCheckpoint(
+                            new GetCheckpointRequest(tunnelId, clientId, channelId));
+            seq.put(channelId, r.getSequenceNumber());
+            return r.getCheckpoint();
+        }
+
+        ReadRecordsResponse read(String channelId, String token) {
+            return bed.tunnelClient.readRecords(
+                    new ReadRecordsRequest(tunnelId, clientId, channelId, token));
+        }
+
+        void checkpoint(String channelId, String token) {
+            long next = seq.getOrDefault(channelId, 0L) + 1;
+            bed.tunnelClient.checkpoint(
+                    new CheckpointRequest(tunnelId, clientId, channelId, token, next));
+            seq.put(channelId, next);
+        }
+
+        /** Reads the channel from its checkpoint to the end of what is there now. */
+        List<StreamRecord> drain(String channelId) {
+            List<StreamRecord> out = new ArrayList<>();
+            String token = checkpointOf(channelId);
+            while (token != null) {
+                ReadRecordsResponse r = read(channelId, token);
+                out.addAll(r.getRecords());
+                token = r.getNextToken();
+                if (token != null && !r.getMayMoreRecord()) {
+                    checkpoint(channelId, token);
+                    return out;
+                }
+            }
+            checkpoint(channelId, "finished");
+            return out;
+        }
+    }
+
+    private static Map<String, ChannelInfo> channels(DescribeTunnelResponse describe) {
+        return describe.getChannelInfos().stream()
+                .collect(Collectors.toMap(ChannelInfo::getChannelId, Function.identity()));
+    }
+
+    private static List<String> ids(List<StreamRecord> records) {
+        return records.stream()
+                .map(r -> r.getPrimaryKey().getPrimaryKeyColumn("id").getValue().asString())
+                .toList();
+    }
+
+    private static String errorCode(Runnable call) {
+        try {
+            call.run();
+        } catch (TableStoreException e) {
+            return e.getErrorCode();
+        }
+        throw new AssertionError("expected the call to fail");
+    }
+
+    @Test
+    void describeReportsTheTunnelAndItsUnassignedChannelAsWait() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "d", TunnelType.Stream);
+
+        DescribeTunnelResponse d = bed.describe(table, "d");
+
+        assertThat(d.getTunnelInfo().getTunnelId()).isEqualTo(tunnelId);
+        assertThat(d.getTunnelInfo().getTunnelType()).isEqualTo(TunnelType.Stream);
+        assertThat(d.getTunnelInfo().getTableName()).isEqualTo(table);
+        assertThat(d.getTunnelInfo().getInstanceName()).isEqualTo(bed.emulator.instanceName());
+        assertThat(d.getTunnelInfo().getStage()).isEqualTo(TunnelStage.ProcessStream);
+        assertThat(d.getChannelInfos()).hasSize(1);
+        ChannelInfo channel = d.getChannelInfos().get(0);
+        assertThat(channel.getChannelType()).isEqualTo(ChannelType.Stream);
+        assertThat(channel.getChannelStatus()).isEqualTo(ChannelStatus.WAIT);
+    }
+
+    @Test
+    void aStreamChannelReadsChangesAfterTheTunnelStartWithSequenceInfo() {
+        String table = bed.newTable();
+        bed.put(table, "before", 0);
+        String tunnelId = bed.createTunnel(table, "s", TunnelType.Stream);
+        bed.put(table, "a", 1);
+        bed.put(table, "b", 2);
+        bed.delete(table, "a");
+        Client client = new Client(tunnelId);
+
+        Map<String, Channel> held = client.heartbeat();
+        assertThat(held).containsOnlyKeys("p-0");
+        assertThat(held.get("p-0").getStatus()).isEqualTo(ChannelStatus.OPEN);
+        String start = client.checkpointOf("p-0");
+        assertThat(Utils.isStreamToken(start)).isTrue();
+        ReadRecordsResponse r = client.read("p-0", start);
+
+        assertThat(ids(r.getRecords())).containsExactly("a", "b", "a");
+        assertThat(r.getRecords().get(2).getRecordType()).isEqualTo(StreamRecord.RecordType.DELETE);
+        assertThat(r.getRecords())
+                .extracting(rec -> rec.getSequenceInfo().getRowIndex())
+                .containsExactly(1, 2, 3);
+        assertThat(r.getMayMoreRecord()).isFalse();
+        assertThat(Utils.isStreamToken(r.getNextToken())).isTrue();
+        assertThat(client.read("p-0", r.getNextToken()).getRecords()).isEmpty();
+    }
+
+    @Test
+    void checkpointsNeedTheNextSequenceNumber() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "c", TunnelType.Stream);
+        bed.put(table, "a", 1);
+        Client client = new Client(tunnelId);
+        client.heartbeat();
+        ReadRecordsResponse r = client.read("p-0", client.checkpointOf("p-0"));
+        client.checkpoint("p-0", r.getNextToken());
+
+        String code =
+                errorCode(
+                        () ->
+                                bed.tunnelClient.checkpoint(
+                                        new CheckpointRequest(
+                                                tunnelId,
+                                                client.clientId,
+                                                "p-0",
+                                                r.getNextToken(),
+                                                1)));
+
+        assertThat(code).isEqualTo("OTSSequenceNumberNotMatch");
+        assertThat(client.checkpointOf("p-0")).isEqualTo(r.getNextToken());
+        assertThat(client.seq.get("p-0")).isEqualTo(1);
+        assertThat(channels(bed.describe(table, "c")).get("p-0").getChannelCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aSplitFinishesTheParentAndHoldsTheChildrenUntilItIsFinished() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "split", TunnelType.Stream);
+        bed.put(table, "a", 1);
+        Client client = new Client(tunnelId);
+        Map<String, Channel> held = client.heartbeat();
+
+        assertThat(bed.tunnels().split(table, key("m"))).containsExactly("p-1", "p-2");
+        bed.put(table, "b", 2);
+        bed.put(table, "z", 3);
+
+        Map<String, ChannelInfo> described = channels(bed.describe(table, "split"));
+        assertThat(described.get("p-1").getChannelStatus()).isEqualTo(ChannelStatus.WAIT);
+        assertThat(described.get("p-2").getChannelStatus()).isEqualTo(ChannelStatus.WAIT);
+        assertThat(client.heartbeat(held.get("p-0"))).containsOnlyKeys("p-0");
+        assertThat(errorCode(() -> client.read("p-1", client.checkpointOf("p-1"))))
+                .isEqualTo("OTSParameterInvalid");
+
+        ReadRecordsResponse parentTail = client.read("p-0", client.checkpointOf("p-0"));
+        assertThat(ids(parentTail.getRecords())).containsExactly("a");
+        assertThat(parentTail.getNextToken()).as("finished").isNull();
+        assertThat(client.heartbeat(held.get("p-0"))).containsOnlyKeys("p-0");
+
+        client.checkpoint("p-0", "finished");
+        Channel terminated = new Channel("p-0", 2, ChannelStatus.TERMINATED);
+        assertThat(client.heartbeat(terminated)).containsOnlyKeys("p-1", "p-2");
+        assertThat(ids(client.drain("p-1"))).containsExactly("b");
+        assertThat(ids(client.drain("p-2"))).containsExactly("z");
+        assertThat(channels(bed.describe(table, "split")).get("p-0").getChannelStatus())
+                .isEqualTo(ChannelStatus.TERMINATED);
+    }
+
+    @Test
+    void aMergedChildWaitsForBothParentsEvenWhenOneReportsTerminated() {
+        String table = bed.newTable();
+        bed.tunnels().split(table, key("m"));
+        String tunnelId = bed.createTunnel(table, "merge", TunnelType.Stream);
+        bed.put(table, "a", 1);
+        bed.put(table, "x", 2);
+        Client client = new Client(tunnelId);
+        assertThat(client.heartbeat()).containsOnlyKeys("p-1", "p-2");
+
+        assertThat(bed.tunnels().merge(table, key("m"))).isEqualTo("p-3");
+        bed.put(table, "c", 3);
+        assertThat(ids(client.drain("p-1"))).containsExactly("a");
+        Map<String, Channel> afterOne =
+                client.heartbeat(new Channel("p-1", 2, ChannelStatus.TERMINATED));
+        assertThat(afterOne).containsOnlyKeys("p-2");
+        assertThat(channels(bed.describe(table, "merge")).get("p-3").getChannelStatus())
+                .isEqualTo(ChannelStatus.WAIT);
+
+        assertThat(ids(client.drain("p-2"))).containsExactly("x");
+        assertThat(client.heartbeat(new Channel("p-2", 2, ChannelStatus.TERMINATED)))
+                .containsOnlyKeys("p-3");
+        assertThat(ids(client.drain("p-3"))).containsExactly("c");
+    }
+
+    @Test
+    void aClosedChannelIsOfferedAgainLaterWithAHigherVersion() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "close", TunnelType.Stream);
+        Client client = new Client(tunnelId);
+        long v = client.heartbeat().get("p-0").getVersion();
+
+        Map<String, Channel> afterClose =
+                client.heartbeat(new Channel("p-0", v + 1, ChannelStatus.CLOSE));
+        assertThat(afterClose).isEmpty();
+        assertThat(channels(bed.describe(table, "close")).get("p-0").getChannelStatus())
+                .isEqualTo(ChannelStatus.CLOSE);
+
+        Channel again = client.heartbeat().get("p-0");
+        assertThat(again.getStatus()).isEqualTo(ChannelStatus.OPEN);
+        assertThat(again.getVersion()).isGreaterThan(v + 1);
+    }
+
+    @Test
+    void anExpiredClientIsGoneAndItsChannelGoesToAnother() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "expire", TunnelType.Stream);
+        Client first = new Client(tunnelId);
+        long v = first.heartbeat().get("p-0").getVersion();
+
+        assertThat(bed.tunnels().expireClients(tunnelId)).isEqualTo(1);
+
+        assertThat(errorCode(first::heartbeat)).isEqualTo("OTSResourceGone");
+        Channel taken = new Client(tunnelId).heartbeat().get("p-0");
+        assertThat(taken.getVersion()).isGreaterThan(v);
+    }
+
+    @Test
+    void aClientThatMissesHeartbeatsForItsTimeoutExpires() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "timeout", TunnelType.Stream);
+        new Client(tunnelId, 1).heartbeat();
+        assertThat(channels(bed.describe(table, "timeout")).get("p-0").getClientId()).isNotNull();
+
+        TunnelTestBed.await(
+                "the client to expire",
+                Duration.ofSeconds(5),
+                () ->
+                        channels(bed.describe(table, "timeout")).get("p-0").getChannelStatus()
+                                == ChannelStatus.CLOSE);
+    }
+
+    @Test
+    void aNewClientGetsAFairShareThroughClosing() {
+        String table = bed.newTable();
+        bed.tunnels().split(table, key("h"));
+        bed.tunnels().split(table, key("p"));
+        String tunnelId = bed.createTunnel(table, "balance", TunnelType.BaseData);
+        Client first = new Client(tunnelId);
+        Map<String, Channel> held = first.heartbeat();
+        assertThat(held).hasSize(3);
+        Client second = new Client(tunnelId);
+        assertThat(second.heartbeat()).isEmpty();
+
+        Map<String, Channel> told = first.heartbeat(held.values().toArray(Channel[]::new));
+        List<Channel> closing =
+                told.values().stream().filter(c -> c.getStatus() == ChannelStatus.CLOSING).toList();
+        assertThat(closing).hasSize(1);
+        Channel given = closing.get(0);
+        first.heartbeat(
+                new Channel(given.getChannelId(), given.getVersion() + 1, ChannelStatus.CLOSE));
+
+        Map<String, Channel> secondHeld = second.heartbeat();
+        assertThat(secondHeld).containsOnlyKeys(given.getChannelId());
+        assertThat(secondHeld.get(given.getChannelId()).getVersion())
+                .isGreaterThan(given.getVersion() + 1);
+    }
+
+    @Test
+    void aBaseDataChannelReadsTheSnapshotThenFinishes() {
+        String table = bed.newTable();
+        bed.put(table, "a", 1);
+        bed.put(table, "b", 2);
+        bed.put(table, "c", 3);
+        String tunnelId = bed.createTunnel(table, "base", TunnelType.BaseData);
+        bed.put(table, "d", 4);
+        Client client = new Client(tunnelId);
+        assertThat(client.heartbeat()).containsOnlyKeys("BaseData_p-0");
+        assertThat(bed.describe(table, "base").getTunnelInfo().getStage())
+                .isEqualTo(TunnelStage.ProcessBaseData);
+
+        bed.tunnels().fixReadBatchSize(2);
+        try {
+            ReadRecordsResponse first =
+                    client.read("BaseData_p-0", client.checkpointOf("BaseData_p-0"));
+            assertThat(ids(first.getRecords())).containsExactly("a", "b");
+            assertThat(Utils.isStreamToken(first.getNextToken())).isFalse();
+            ReadRecordsResponse last = client.read("BaseData_p-0", first.getNextToken());
+            assertThat(ids(last.getRecords())).containsExactly("c");
+            assertThat(last.getNextToken()).isNull();
+        } finally {
+            bed.tunnels().fixReadBatchSize(TunnelService.DEFAULT_READ_BATCH_SIZE);
+        }
+    }
+
+    @Test
+    void streamChannelsOfABaseAndStreamTunnelWaitForEveryBaseChannel() {
+        String table = bed.newTable();
+        bed.put(table, "a", 1);
+        String tunnelId = bed.createTunnel(table, "both", TunnelType.BaseAndStream);
+        bed.put(table, "b", 2);
+        Client client = new Client(tunnelId);
+
+        assertThat(client.heartbeat()).containsOnlyKeys("BaseData_p-0");
+        assertThat(channels(bed.describe(table, "both")).get("p-0").getChannelStatus())
+                .isEqualTo(ChannelStatus.WAIT);
+        assertThat(ids(client.drain("BaseData_p-0"))).containsExactly("a");
+
+        assertThat(client.heartbeat(new Channel("BaseData_p-0", 2, ChannelStatus.TERMINATED)))
+                .containsOnlyKeys("p-0");
+        assertThat(bed.describe(table, "both").getTunnelInfo().getStage())
+                .isEqualTo(TunnelStage.ProcessStream);
+        assertThat(ids(client.drain("p-0"))).containsExactly("b");
+    }
+
+    @Test
+    void anEndOffsetFinishesStreamChannels() {
+        String table = bed.newTable();
+        long now = System.currentTimeMillis();
+        String tunnelId =
+                bed.createTunnel(
+                        table,
+                        "end",
+                        TunnelType.Stream,
+                        new StreamTunnelConfig(now - 60_000, now + 300));
+        bed.put(table, "a", 1);
+        Client client = new Client(tunnelId);
+        client.heartbeat();
+        TunnelTestBed.await(
+                "the end offset to pass",
+                Duration.ofSeconds(5),
+                () -> System.currentTimeMillis() > now + 400);
+        bed.put(table, "late", 2);
+
+        ReadRecordsResponse r = client.read("p-0", client.checkpointOf("p-0"));
+
+        assertThat(ids(r.getRecords())).containsExactly("a");
+        assertThat(r.getNextToken()).isNull();
+    }
+
+    @Test
+    void badReadsAreParameterErrorsAndAnExpiredTunnelRefusesCalls() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "bad", TunnelType.Stream);
+        Client holder = new Client(tunnelId);
+        holder.heartbeat();
+        Client other = new Client(tunnelId);
+        String token = holder.checkpointOf("p-0");
+
+        assertThat(errorCode(() -> other.read("p-0", token))).isEqualTo("OTSParameterInvalid");
+        assertThat(errorCode(() -> holder.read("nope", token))).isEqualTo("OTSParameterInvalid");
+        assertThat(errorCode(() -> holder.read("p-0", "garbage"))).isEqualTo("OTSParameterInvalid");
+        assertThatThrownBy(() -> bed.createTunnel(table, "bad", TunnelType.Stream))
+                .isInstanceOf(TableStoreException.class)
+                .hasMessageContaining("already exists");
+
+        bed.tunnels().expireTunnel(tunnelId);
+
+        assertThat(errorCode(holder::heartbeat)).isEqualTo("OTSTunnelExpired");
+        assertThat(bed.describe(table, "bad").getTunnelInfo().isExpired()).isTrue();
+    }
+}
