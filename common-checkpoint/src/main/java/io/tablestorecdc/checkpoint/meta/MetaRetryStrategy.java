@@ -38,8 +38,19 @@ final class MetaRetryStrategy extends DefaultRetryStrategy {
 
     @Override
     public boolean shouldRetry(String action, Exception ex) {
-        return (ex instanceof ClientException && isConditionalWrite(action))
+        return (ex instanceof ClientException
+                        && (isConditionalWrite(action) || isCreateTable(action)))
                 || super.shouldRetry(action, ex);
+    }
+
+    /**
+     * A lost CreateTable response is safe to retry: a second attempt that finds the table answers
+     * OTSObjectAlreadyExist, which {@link SdkMetaTableClient#createTableIfMissing} accepts. It
+     * matters in practice: a pooled keep-alive connection that the server closed fails the next
+     * request before it is sent.
+     */
+    private static boolean isCreateTable(String action) {
+        return OperationNames.OP_CREATE_TABLE.equals(action);
     }
 
     private static boolean isConditionalWrite(String action) {
