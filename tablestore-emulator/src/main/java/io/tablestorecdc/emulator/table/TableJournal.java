@@ -11,6 +11,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.RecordColumn;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
+import io.tablestorecdc.emulator.journal.RecordFile;
 import io.tablestorecdc.emulator.server.EmulatorError;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -18,14 +19,9 @@ import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
 
 /**
  * The append-only journal that makes acknowledged table mutations durable: every create, delete and
@@ -60,67 +56,19 @@ final class TableJournal implements Closeable {
                 throws EmulatorError;
     }
 
-    private final FileChannel channel;
+    private final RecordFile file;
 
-    private TableJournal(FileChannel channel) {
-        this.channel = channel;
+    private TableJournal(RecordFile file) {
+        this.file = file;
     }
 
     /** Opens (creating if needed) the journal in {@code dir}, replaying what it holds. */
     static TableJournal open(Path dir, Replay replay) throws IOException {
-        Files.createDirectories(dir);
-        FileChannel channel =
-                FileChannel.open(
-                        dir.resolve(FILE_NAME),
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.READ,
-                        StandardOpenOption.WRITE);
-        if (channel.size() == 0) {
-            channel.write(ByteBuffer.wrap(MAGIC));
-            channel.force(true);
-        }
-        long end = replayAll(channel, replay);
-        channel.truncate(end);
-        channel.position(end);
-        return new TableJournal(channel);
-    }
-
-    private static long replayAll(FileChannel channel, Replay replay) throws IOException {
-        ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
-        channel.read(magic, 0);
-        if (!java.util.Arrays.equals(magic.array(), MAGIC)) {
-            throw new IOException(
-                    "The data directory's "
-                            + FILE_NAME
-                            + " is not a version-1"
-                            + " emulator journal; point --data-dir at an empty or emulator-owned directory");
-        }
-        long position = MAGIC.length;
-        while (true) {
-            byte[] payload = readRecord(channel, position);
-            if (payload == null) {
-                return position;
-            }
+        RecordFile.Opened opened = RecordFile.open(dir, FILE_NAME, MAGIC);
+        for (byte[] payload : opened.payloads()) {
             apply(payload, replay);
-            position += 8 + payload.length;
         }
-    }
-
-    /** The payload at {@code position}; null at the end or at a torn / corrupt tail. */
-    private static byte[] readRecord(FileChannel channel, long position) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(8);
-        if (channel.read(header, position) < 8) {
-            return null;
-        }
-        header.flip();
-        int length = header.getInt();
-        int crc = header.getInt();
-        if (length < 0 || position + 8 + length > channel.size()) {
-            return null;
-        }
-        ByteBuffer payload = ByteBuffer.allocate(length);
-        channel.read(payload, position + 8);
-        return crc32(payload.array()) == crc ? payload.array() : null;
+        return new TableJournal(opened.file());
     }
 
     private static void apply(byte[] payload, Replay replay) throws IOException {
@@ -188,12 +136,7 @@ final class TableJournal implements Closeable {
     }
 
     private void append(byte[] payload) throws IOException {
-        ByteBuffer record = ByteBuffer.allocate(8 + payload.length);
-        record.putInt(payload.length).putInt(crc32(payload)).put(payload).flip();
-        while (record.hasRemaining()) {
-            channel.write(record);
-        }
-        channel.force(false);
+        file.append(payload);
     }
 
     /** The row with typed cells, as UpdateRow sends it; a DELETE row has only its key. */
@@ -243,14 +186,8 @@ final class TableJournal implements Closeable {
         };
     }
 
-    private static int crc32(byte[] bytes) {
-        CRC32 crc = new CRC32();
-        crc.update(bytes);
-        return (int) crc.getValue();
-    }
-
     @Override
     public synchronized void close() throws IOException {
-        channel.close();
+        file.close();
     }
 }

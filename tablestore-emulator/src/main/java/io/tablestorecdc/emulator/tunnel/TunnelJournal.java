@@ -8,6 +8,7 @@ import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
 import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.emulator.journal.RecordFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
@@ -15,16 +16,11 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32;
 
 /**
  * The append-only journal that makes tunnel state durable: tunnels created, deleted and expired,
@@ -120,88 +116,34 @@ final class TunnelJournal implements Closeable {
         }
     }
 
-    private final FileChannel channel;
+    private final RecordFile file;
 
-    private TunnelJournal(FileChannel channel) {
-        this.channel = channel;
+    private TunnelJournal(RecordFile file) {
+        this.file = file;
     }
 
     /**
      * Opens (creating if needed) the journal in {@code dir}; returns it with the events it holds.
      */
     static Opened open(Path dir) throws IOException {
-        Files.createDirectories(dir);
-        FileChannel channel =
-                FileChannel.open(
-                        dir.resolve(FILE_NAME),
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.READ,
-                        StandardOpenOption.WRITE);
-        if (channel.size() == 0) {
-            channel.write(ByteBuffer.wrap(MAGIC));
-            channel.force(true);
-        }
+        RecordFile.Opened opened = RecordFile.open(dir, FILE_NAME, MAGIC);
         List<Event> events = new ArrayList<>();
-        long end = readAll(channel, events);
-        channel.truncate(end);
-        channel.position(end);
-        return new Opened(new TunnelJournal(channel), events);
+        for (byte[] payload : opened.payloads()) {
+            events.add(decode(payload));
+        }
+        return new Opened(new TunnelJournal(opened.file()), events);
     }
 
     /** The open journal and the events it held, oldest first. */
     record Opened(TunnelJournal journal, List<Event> events) {}
 
     synchronized void append(Event event) throws IOException {
-        byte[] payload = encode(event);
-        ByteBuffer record = ByteBuffer.allocate(8 + payload.length);
-        record.putInt(payload.length).putInt(crc32(payload)).put(payload).flip();
-        while (record.hasRemaining()) {
-            channel.write(record);
-        }
-        channel.force(false);
+        file.append(encode(event));
     }
 
     @Override
     public synchronized void close() throws IOException {
-        channel.close();
-    }
-
-    private static long readAll(FileChannel channel, List<Event> events) throws IOException {
-        ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
-        channel.read(magic, 0);
-        if (!Arrays.equals(magic.array(), MAGIC)) {
-            throw new IOException(
-                    "The data directory's "
-                            + FILE_NAME
-                            + " is not a version-1 emulator tunnel"
-                            + " journal; point --data-dir at an empty or emulator-owned directory");
-        }
-        long position = MAGIC.length;
-        while (true) {
-            byte[] payload = readRecord(channel, position);
-            if (payload == null) {
-                return position;
-            }
-            events.add(decode(payload));
-            position += 8 + payload.length;
-        }
-    }
-
-    /** The payload at {@code position}; null at the end or at a torn / corrupt tail. */
-    private static byte[] readRecord(FileChannel channel, long position) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(8);
-        if (channel.read(header, position) < 8) {
-            return null;
-        }
-        header.flip();
-        int length = header.getInt();
-        int crc = header.getInt();
-        if (length < 0 || position + 8 + length > channel.size()) {
-            return null;
-        }
-        ByteBuffer payload = ByteBuffer.allocate(length);
-        channel.read(payload, position + 8);
-        return crc32(payload.array()) == crc ? payload.array() : null;
+        file.close();
     }
 
     // ---- encoding ----------------------------------------------------------------------------
@@ -329,11 +271,5 @@ final class TunnelJournal implements Closeable {
         byte[] bytes = new byte[in.readInt()];
         in.readFully(bytes);
         return bytes;
-    }
-
-    private static int crc32(byte[] bytes) {
-        CRC32 crc = new CRC32();
-        crc.update(bytes);
-        return (int) crc.getValue();
     }
 }

@@ -111,6 +111,7 @@ class TunnelJournalTest {
 
         assertThatThrownBy(() -> TunnelJournal.open(dir))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("not a version-1 emulator tunnel journal");
+                .hasMessageContaining(TunnelJournal.FILE_NAME)
+                .hasMessageContaining("is not a journal this emulator version writes");
     }
 }
