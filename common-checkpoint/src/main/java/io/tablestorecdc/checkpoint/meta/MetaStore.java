@@ -262,6 +262,15 @@ public final class MetaStore {
     }
 
     /**
+     * One channel's entry under {@code token}, if a reader already filled it (or it was carried
+     * forward). Tells a reader whether its part of a batch was read before: then it must replay to
+     * exactly that end instead of reading afresh (invariant 1).
+     */
+    public Optional<ChannelCheckpoint> entry(String tunnelId, BatchToken token, String channelId) {
+        return client.get(MetaRowFormat.entryKey(tunnelId, token, channelId)).map(format::entry);
+    }
+
+    /**
      * Reads the complete snapshot of {@code token}, in as few range reads as its size allows.
      *
      * @throws SnapshotNotFoundException when no row of the snapshot exists

@@ -59,6 +59,16 @@ class MetaStoreTest {
     // ---- snapshots: round trip, first writer wins ----
 
     @Test
+    void aSingleFilledEntryIsFoundBeforeTheSnapshotIsComplete() {
+        store.carryForward(TUNNEL, T2, 1, List.of("a", "b"), List.of());
+        store.fill(TUNNEL, T2, reading("a", 4));
+
+        assertThat(store.entry(TUNNEL, T2, "a")).contains(reading("a", 4));
+        assertThat(store.entry(TUNNEL, T2, "b")).isEmpty();
+        assertThat(store.entry(TUNNEL, T1, "a")).isEmpty();
+    }
+
+    @Test
     void theFirstAdoptionOfAChannelIsKeptAcrossLaterAdoptionsAndSnapshots() {
         ChannelCheckpoint first =
                 ChannelCheckpoint.adopted("a", ChannelType.STREAM, ChannelPosition.at("first-a"));
