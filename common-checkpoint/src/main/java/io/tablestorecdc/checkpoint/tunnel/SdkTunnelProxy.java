@@ -3,12 +3,15 @@ package io.tablestorecdc.checkpoint.tunnel;
 import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.TunnelClientInterface;
+import com.alicloud.openservices.tablestore.model.NoRetryStrategy;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelResponse;
+import com.alicloud.openservices.tablestore.model.tunnel.ListTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.ListTunnelResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.StartOffsetFlag;
 import com.alicloud.openservices.tablestore.model.tunnel.StreamTunnelConfig;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelInfo;
@@ -43,8 +46,8 @@ import java.util.Optional;
  *
  * <p>It uses the low-level {@code model.tunnel.internal} requests (research/sdk-wire-protocol.md
  * §1.6) rather than the SDK's {@code TunnelWorker}, because the engines, not a worker thread pool,
- * decide when a channel is read and when its progress is durable. The SDK retries no tunnel action
- * (§1.7), so every call goes through {@link TransientRetry}.
+ * decide when a channel is read and when its progress is durable. The SDK client is built without
+ * retries of its own, and every call goes through {@link TransientRetry}.
  */
 public final class SdkTunnelProxy implements TunnelProxy {
 
@@ -87,7 +90,7 @@ public final class SdkTunnelProxy implements TunnelProxy {
                         credentials.accessKeyId(),
                         credentials.accessKeySecret(),
                         endpoint.instanceName(),
-                        new ClientConfiguration(),
+                        singleAttemptConfiguration(),
                         credentials.stsToken().orElse(null));
         String description =
                 "endpoint="
@@ -104,6 +107,16 @@ public final class SdkTunnelProxy implements TunnelProxy {
                 metrics);
     }
 
+    // The SDK's default strategy does retry tunnel actions on OTSServerBusy and
+    // OTSTunnelServerUnavailable (seen against the emulator with 5.17.10), for up to 10 s and
+    // invisibly. TransientRetry is then the one retry layer: bounded by our policy, counted in
+    // TunnelMetrics, and not multiplied by the SDK's own attempts.
+    private static ClientConfiguration singleAttemptConfiguration() {
+        ClientConfiguration configuration = new ClientConfiguration();
+        configuration.setRetryStrategy(new NoRetryStrategy());
+        return configuration;
+    }
+
     /** The counters this proxy updates. */
     public TunnelMetrics metrics() {
         return metrics;
@@ -111,14 +124,49 @@ public final class SdkTunnelProxy implements TunnelProxy {
 
     @Override
     public TunnelDescription describeTunnel(String tableName, String tunnelName) {
-        DescribeTunnelResponse response =
-                retry.call(
-                        "describeTunnel",
-                        tunnelTarget(tableName, tunnelName),
-                        () ->
-                                client.describeTunnel(
-                                        new DescribeTunnelRequest(tableName, tunnelName)));
+        String target = tunnelTarget(tableName, tunnelName);
+        DescribeTunnelResponse response;
+        try {
+            response =
+                    retry.call(
+                            "describeTunnel",
+                            target,
+                            () ->
+                                    client.describeTunnel(
+                                            new DescribeTunnelRequest(tableName, tunnelName)));
+        } catch (TunnelException e) {
+            if (e.kind() == Kind.INVALID && !tunnelListed(tableName, tunnelName)) {
+                throw new TunnelException(
+                        Kind.NOT_FOUND,
+                        e.errorCode().orElse(null),
+                        "The "
+                                + target
+                                + " does not exist (or the table does not). "
+                                + SdkErrorClassifier.advice(Kind.NOT_FOUND),
+                        e);
+            }
+            throw e;
+        }
         return toDescription(response.getTunnelInfo(), response.getChannelInfos());
+    }
+
+    // The tunnel service answers a missing tunnel or table with OTSParameterInvalid, not
+    // OTSObjectNotExist (its documented error codes), so the table's tunnel list tells a missing
+    // tunnel from another bad parameter. When the list cannot be read for another reason, the
+    // describe error stands.
+    private boolean tunnelListed(String tableName, String tunnelName) {
+        try {
+            ListTunnelResponse list =
+                    retry.call(
+                            "listTunnel",
+                            "table '" + tableName + "'",
+                            () -> client.listTunnel(new ListTunnelRequest(tableName)));
+            List<TunnelInfo> infos = list.getTunnelInfos();
+            return infos != null
+                    && infos.stream().anyMatch(t -> tunnelName.equals(t.getTunnelName()));
+        } catch (TunnelException e) {
+            return e.kind() != Kind.INVALID;
+        }
     }
 
     @Override

@@ -35,6 +35,7 @@ final class ScriptedTunnelClient implements TunnelClientInterface {
     Function<CreateTunnelRequest, CreateTunnelResponse> create = r -> unscripted("createTunnel");
     Function<DescribeTunnelRequest, DescribeTunnelResponse> describe =
             r -> unscripted("describeTunnel");
+    Function<ListTunnelRequest, ListTunnelResponse> list = r -> unscripted("listTunnel");
     Function<ConnectTunnelRequest, ConnectTunnelResponse> connect = r -> unscripted("connect");
     Function<HeartbeatRequest, HeartbeatResponse> heartbeat = r -> unscripted("heartbeat");
     Function<GetCheckpointRequest, GetCheckpointResponse> getCheckpoint =
@@ -61,7 +62,7 @@ final class ScriptedTunnelClient implements TunnelClientInterface {
 
     @Override
     public ListTunnelResponse listTunnel(ListTunnelRequest request) {
-        return unscripted("listTunnel");
+        return answer(request, list);
     }
 
     @Override

@@ -14,6 +14,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelResponse;
+import com.alicloud.openservices.tablestore.model.tunnel.ListTunnelResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.StartOffsetFlag;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelStage;
@@ -137,6 +138,63 @@ class SdkTunnelProxyTest {
                 .isInstanceOfSatisfying(
                         TunnelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND))
                 .hasMessageContaining("tunnel 'cdc' of table 'orders'");
+    }
+
+    @Test
+    void aParameterErrorForATunnelTheTableDoesNotListIsNotFound() {
+        sdk.describe =
+                r -> {
+                    throw serverError("OTSParameterInvalid");
+                };
+        sdk.list = r -> tunnelList(r.getTableName(), "other");
+
+        assertThatThrownBy(() -> proxy.describeTunnel("orders", "cdc"))
+                .isInstanceOfSatisfying(
+                        TunnelException.class,
+                        e -> {
+                            assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND);
+                            assertThat(e.errorCode()).contains("OTSParameterInvalid");
+                        })
+                .hasMessageContaining("tunnel 'cdc' of table 'orders' does not exist");
+    }
+
+    @Test
+    void aParameterErrorForAListedTunnelStaysInvalid() {
+        sdk.describe =
+                r -> {
+                    throw serverError("OTSParameterInvalid");
+                };
+        sdk.list = r -> tunnelList(r.getTableName(), "cdc");
+
+        assertThatThrownBy(() -> proxy.describeTunnel("orders", "cdc"))
+                .isInstanceOfSatisfying(
+                        TunnelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID));
+    }
+
+    @Test
+    void aParameterErrorWhenTheTableCannotBeListedIsNotFound() {
+        sdk.describe =
+                r -> {
+                    throw serverError("OTSParameterInvalid");
+                };
+        sdk.list =
+                r -> {
+                    throw serverError("OTSParameterInvalid");
+                };
+
+        assertThatThrownBy(() -> proxy.describeTunnel("orders", "cdc"))
+                .isInstanceOfSatisfying(
+                        TunnelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+    }
+
+    private static ListTunnelResponse tunnelList(String table, String tunnelName) {
+        ListTunnelResponse response = new ListTunnelResponse(new Response());
+        TunnelInfo info = new TunnelInfo();
+        info.setTunnelId("tid");
+        info.setTunnelName(tunnelName);
+        info.setTableName(table);
+        response.setTunnelInfos(List.of(info));
+        return response;
     }
 
     @Test

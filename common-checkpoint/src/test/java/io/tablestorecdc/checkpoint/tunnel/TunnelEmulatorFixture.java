@@ -1,0 +1,106 @@
+package io.tablestorecdc.checkpoint.tunnel;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An embedded emulator with a raw SDK {@code SyncClient} for writes, and {@link SdkTunnelProxy}s
+ * built on it: the server side of the tunnel integration tests.
+ */
+final class TunnelEmulatorFixture implements AutoCloseable {
+
+    /** Short waits, so that the retry tests stay fast. */
+    static final TunnelRetryPolicy FAST_RETRIES =
+            new TunnelRetryPolicy(
+                    4, java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(5));
+
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    final TablestoreEmulator emulator;
+    final SyncClient sync;
+
+    TunnelEmulatorFixture() {
+        emulator = TablestoreEmulator.builder().build().start();
+        sync =
+                new SyncClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+    }
+
+    TablestoreEndpoint endpoint(String accessKeySecret) {
+        return new TablestoreEndpoint(
+                emulator.endpoint(),
+                emulator.instanceName(),
+                TablestoreCredentials.of(emulator.accessKeyId(), accessKeySecret));
+    }
+
+    SdkTunnelProxy proxy(TunnelMetrics metrics) {
+        return SdkTunnelProxy.create(endpoint(emulator.accessKeySecret()), FAST_RETRIES, metrics);
+    }
+
+    /** A new table with primary key (id STRING). */
+    String newTable() {
+        String name = "tunnel_it_" + TABLES.incrementAndGet();
+        TableMeta meta = new TableMeta(name);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        return name;
+    }
+
+    static PrimaryKey key(String id) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
+                .build();
+    }
+
+    void put(String table, String id, long value) {
+        RowPutChange change = new RowPutChange(table, key(id));
+        change.addColumn(new Column("v", ColumnValue.fromLong(value)));
+        sync.putRow(new PutRowRequest(change));
+    }
+
+    /** Reads a channel from {@code token} until it is finished or has nothing more for now. */
+    static List<ChangeRecord> drain(
+            TunnelProxy proxy, TunnelClientId client, String channelId, String token) {
+        List<ChangeRecord> records = new ArrayList<>();
+        String next = token;
+        for (int reads = 0; reads < 10_000; reads++) {
+            ReadResult result = proxy.readRecords(client, channelId, next);
+            records.addAll(result.records());
+            if (result.isFinished() || (!result.mayMoreRecord() && result.records().isEmpty())) {
+                return records;
+            }
+            next = result.next().token();
+        }
+        throw new AssertionError("Channel " + channelId + " did not drain in 10000 reads");
+    }
+
+    static List<String> ids(List<ChangeRecord> records) {
+        return records.stream().map(r -> r.primaryKey().get(0).value().asString()).toList();
+    }
+
+    @Override
+    public void close() {
+        sync.shutdown();
+        emulator.close();
+    }
+}
