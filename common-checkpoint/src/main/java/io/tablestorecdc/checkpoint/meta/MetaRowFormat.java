@@ -28,6 +28,11 @@ final class MetaRowFormat {
     /** Key columns {@code batch} and {@code channel_id} of the owner row. */
     static final String OWNER = "!owner";
 
+    /** The batch and channel-column value of the row naming the tunnel client last connected. */
+    static final String CLIENT = "!client";
+
+    static final String COL_CLIENT_ID = "client_id";
+
     /** The batch-column value of the rows that record where each channel was first adopted. */
     static final String ADOPTIONS = "!adopted";
 
@@ -93,6 +98,21 @@ final class MetaRowFormat {
     ChannelPosition adoption(MetaRow row) {
         requireFormat(row);
         return position(row, COL_ADOPTED_TOKEN, COL_ADOPTED_SKIP);
+    }
+
+    static MetaRowKey clientKey(String tunnelId) {
+        return new MetaRowKey(tunnelId, CLIENT, CLIENT);
+    }
+
+    static MetaRow clientRow(String tunnelId, String clientId) {
+        return MetaRow.of(clientKey(tunnelId))
+                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                .with(COL_CLIENT_ID, clientId);
+    }
+
+    String clientId(MetaRow row) {
+        requireFormat(row);
+        return text(row, COL_CLIENT_ID);
     }
 
     static MetaRowKey ownerKey(String tunnelId) {

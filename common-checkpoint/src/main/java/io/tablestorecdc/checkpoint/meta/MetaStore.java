@@ -221,6 +221,38 @@ public final class MetaStore {
         }
     }
 
+    /**
+     * Records the id of the tunnel client the tunnel's owner has just connected. Call it only while
+     * holding the owner lease (invariant 8), so that one writer changes this row at a time.
+     */
+    public void recordTunnelClient(String tunnelId, String clientId) {
+        MetaRow row = MetaRowFormat.clientRow(tunnelId, clientId);
+        if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
+            return;
+        }
+        String previous = format.clientId(getExisting(row.key()));
+        if (!previous.equals(clientId)
+                && !client.replaceIf(row, MetaRowFormat.COL_CLIENT_ID, MetaValue.text(previous))) {
+            throw new MetaTableException(
+                    "The tunnel client recorded for tunnel "
+                            + tunnelId
+                            + " in meta table "
+                            + client.tableName()
+                            + " changed while this consumer recorded its own: another consumer"
+                            + " is writing this tunnel's rows. Stop it; only one consumer may own a"
+                            + " tunnel.");
+        }
+    }
+
+    /**
+     * The tunnel client the tunnel's previous owner last connected, if any. A new owner shuts it
+     * down before connecting its own, so that the server releases the channels of a crashed
+     * predecessor at once instead of after its heartbeat timeout.
+     */
+    public Optional<String> lastTunnelClient(String tunnelId) {
+        return client.get(MetaRowFormat.clientKey(tunnelId)).map(format::clientId);
+    }
+
     /** Where this consumer first adopted each channel of the tunnel, by channel id. */
     public Map<String, ChannelPosition> adoptions(String tunnelId) {
         Map<String, ChannelPosition> adoptions = new HashMap<>();

@@ -59,6 +59,19 @@ class MetaStoreTest {
     // ---- snapshots: round trip, first writer wins ----
 
     @Test
+    void theLastConnectedTunnelClientIsRecordedPerTunnel() {
+        assertThat(store.lastTunnelClient(TUNNEL)).isEmpty();
+
+        store.recordTunnelClient(TUNNEL, "client-1");
+        store.recordTunnelClient(TUNNEL, "client-1");
+        assertThat(store.lastTunnelClient(TUNNEL)).contains("client-1");
+
+        store.recordTunnelClient(TUNNEL, "client-2");
+        assertThat(store.lastTunnelClient(TUNNEL)).contains("client-2");
+        assertThat(store.lastTunnelClient("another-tunnel")).isEmpty();
+    }
+
+    @Test
     void aSingleFilledEntryIsFoundBeforeTheSnapshotIsComplete() {
         store.carryForward(TUNNEL, T2, 1, List.of("a", "b"), List.of());
         store.fill(TUNNEL, T2, reading("a", 4));

@@ -1,0 +1,157 @@
+package io.tablestorecdc.flink.source;
+
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
+import io.tablestorecdc.flink.source.config.TunnelCreation;
+import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
+import io.tablestorecdc.flink.source.enumerator.EnumeratorState;
+import io.tablestorecdc.flink.source.enumerator.EnumeratorStateSerializer;
+import io.tablestorecdc.flink.source.enumerator.TablestoreCdcEnumerator;
+import io.tablestorecdc.flink.source.reader.ChangeRecordEmitter;
+import io.tablestorecdc.flink.source.reader.ChannelSplitReader;
+import io.tablestorecdc.flink.source.reader.TablestoreCdcSourceReader;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
+import io.tablestorecdc.flink.source.split.ChannelSplitSerializer;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.UserCodeClassLoader;
+
+/**
+ * A Flink source of a Tablestore table's changes, read exactly once through a tunnel: one split per
+ * tunnel channel, lineage kept across partition splits and merges. Build it with {@link
+ * #builder()}.
+ *
+ * <pre>{@code
+ * TablestoreCdcSource<String> source = TablestoreCdcSource.<String>builder()
+ *         .setEndpoint("https://myinstance.cn-hangzhou.ots.aliyuncs.com")
+ *         .setInstanceName("myinstance")
+ *         .setCredentials(accessKeyId, accessKeySecret)
+ *         .setTableName("orders")
+ *         .setTunnelName("orders-to-flink")
+ *         .setDeserializer(myDeserializer)
+ *         .build();
+ * env.fromSource(source, WatermarkStrategy.noWatermarks(), "orders changes");
+ * }</pre>
+ *
+ * @param <T> the type of the records produced
+ */
+@PublicEvolving
+public final class TablestoreCdcSource<T>
+        implements Source<T, ChannelSplit, EnumeratorState>, ResultTypeQueryable<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final TablestoreCdcSourceConfig config;
+    private final ChangeRecordDeserializer<T> deserializer;
+    private final TunnelProxyFactory proxyFactory;
+
+    TablestoreCdcSource(
+            TablestoreCdcSourceConfig config,
+            ChangeRecordDeserializer<T> deserializer,
+            TunnelProxyFactory proxyFactory) {
+        this.config = config;
+        this.deserializer = deserializer;
+        this.proxyFactory = proxyFactory;
+    }
+
+    /** A builder for a source producing {@code T}. */
+    public static <T> TablestoreCdcSourceBuilder<T> builder() {
+        return new TablestoreCdcSourceBuilder<>();
+    }
+
+    /** The validated settings (secrets redacted in {@code toString()}). */
+    public TablestoreCdcSourceConfig config() {
+        return config;
+    }
+
+    /** Base-data tunnels this source creates are bounded; every other source is continuous. */
+    @Override
+    public Boundedness getBoundedness() {
+        return config.tunnelCreation() == TunnelCreation.BASE
+                ? Boundedness.BOUNDED
+                : Boundedness.CONTINUOUS_UNBOUNDED;
+    }
+
+    @Override
+    public SplitEnumerator<ChannelSplit, EnumeratorState> createEnumerator(
+            SplitEnumeratorContext<ChannelSplit> context) {
+        return new TablestoreCdcEnumerator(
+                context, config, proxyFactory, EnumeratorState.initial());
+    }
+
+    @Override
+    public SplitEnumerator<ChannelSplit, EnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<ChannelSplit> context, EnumeratorState checkpoint) {
+        return new TablestoreCdcEnumerator(context, config, proxyFactory, checkpoint);
+    }
+
+    @Override
+    public SourceReader<T, ChannelSplit> createReader(SourceReaderContext context)
+            throws Exception {
+        deserializer.open(initializationContext(context));
+        AtomicReference<TunnelClientId> client = new AtomicReference<>();
+        ChangeRecordEmitter<T> emitter =
+                new ChangeRecordEmitter<>(
+                        deserializer,
+                        config.ignoreDelete(),
+                        config.skipInvalidData(),
+                        context.metricGroup().getNumRecordsInErrorsCounter());
+        return new TablestoreCdcSourceReader<>(
+                () ->
+                        new ChannelSplitReader(
+                                TunnelMetricGauges.register(
+                                        proxyFactory.create(config), context.metricGroup()),
+                                TablestoreCdcSourceReader.clientOf(client)),
+                emitter,
+                client,
+                new Configuration(context.getConfiguration()),
+                context);
+    }
+
+    private static DeserializationSchema.InitializationContext initializationContext(
+            SourceReaderContext context) {
+        return new DeserializationSchema.InitializationContext() {
+            @Override
+            public MetricGroup getMetricGroup() {
+                return context.metricGroup().addGroup("deserializer");
+            }
+
+            @Override
+            public UserCodeClassLoader getUserCodeClassLoader() {
+                return context.getUserCodeClassLoader();
+            }
+        };
+    }
+
+    @Override
+    public SimpleVersionedSerializer<ChannelSplit> getSplitSerializer() {
+        return new ChannelSplitSerializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<EnumeratorState> getEnumeratorCheckpointSerializer() {
+        return new EnumeratorStateSerializer();
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return deserializer.getProducedType();
+    }
+
+    @Override
+    public String toString() {
+        return "TablestoreCdcSource{" + config + "}";
+    }
+}

@@ -1,0 +1,223 @@
+package io.tablestorecdc.flink.source;
+
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
+import io.tablestorecdc.flink.source.config.StartPosition;
+import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
+import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
+import io.tablestorecdc.flink.source.config.TunnelCreation;
+import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+
+/**
+ * Builds a {@link TablestoreCdcSource}. {@link #build()} checks every setting and names what is
+ * wrong and how to fix it.
+ *
+ * @param <T> the type of the records produced
+ */
+@PublicEvolving
+public final class TablestoreCdcSourceBuilder<T> {
+
+    private String endpoint;
+    private String instanceName;
+    private String accessKeyId;
+    private String accessKeySecret;
+    private String stsToken;
+    private String tableName;
+    private String tunnelName;
+    private TunnelCreation tunnelCreation = TunnelCreation.NONE;
+    private StartPosition startPosition = StartPosition.latest();
+    private String metaTable;
+    private Duration discoveryInterval = TablestoreCdcOptions.DISCOVERY_INTERVAL.defaultValue();
+    private Duration heartbeatInterval = TablestoreCdcOptions.HEARTBEAT_INTERVAL.defaultValue();
+    private Duration heartbeatTimeout = TablestoreCdcOptions.HEARTBEAT_TIMEOUT.defaultValue();
+    private boolean skipInvalidData;
+    private boolean ignoreDelete;
+    private ChangeRecordDeserializer<T> deserializer;
+    private TunnelProxyFactory proxyFactory = SdkTunnelProxyFactory.INSTANCE;
+
+    TablestoreCdcSourceBuilder() {}
+
+    /** The instance endpoint, {@code http(s)://host[:port]} (option {@code endpoint}). */
+    public TablestoreCdcSourceBuilder<T> setEndpoint(String endpoint) {
+        this.endpoint = endpoint;
+        return this;
+    }
+
+    /** The instance name (option {@code instance.name}). */
+    public TablestoreCdcSourceBuilder<T> setInstanceName(String instanceName) {
+        this.instanceName = instanceName;
+        return this;
+    }
+
+    /** The access key pair (options {@code access.key.id}, {@code access.key.secret}). */
+    public TablestoreCdcSourceBuilder<T> setCredentials(
+            String accessKeyId, String accessKeySecret) {
+        this.accessKeyId = accessKeyId;
+        this.accessKeySecret = accessKeySecret;
+        return this;
+    }
+
+    /** An STS token for temporary credentials (option {@code sts.token}). */
+    public TablestoreCdcSourceBuilder<T> setStsToken(String stsToken) {
+        this.stsToken = stsToken;
+        return this;
+    }
+
+    /** The table whose changes are read (option {@code table.name}). */
+    public TablestoreCdcSourceBuilder<T> setTableName(String tableName) {
+        this.tableName = tableName;
+        return this;
+    }
+
+    /** The tunnel to read; one job per tunnel (option {@code tunnel.name}). */
+    public TablestoreCdcSourceBuilder<T> setTunnelName(String tunnelName) {
+        this.tunnelName = tunnelName;
+        return this;
+    }
+
+    /** Whether and which tunnel to create when it is missing (option {@code tunnel.create}). */
+    public TablestoreCdcSourceBuilder<T> setTunnelCreation(TunnelCreation tunnelCreation) {
+        this.tunnelCreation = tunnelCreation;
+        return this;
+    }
+
+    /** Where a created tunnel's stream starts (option {@code tunnel.start}). */
+    public TablestoreCdcSourceBuilder<T> setStartPosition(StartPosition startPosition) {
+        this.startPosition = startPosition;
+        return this;
+    }
+
+    /** The meta table name (option {@code meta.table}). */
+    public TablestoreCdcSourceBuilder<T> setMetaTable(String metaTable) {
+        this.metaTable = metaTable;
+        return this;
+    }
+
+    /** How often channels are listed (option {@code discovery.interval}). */
+    public TablestoreCdcSourceBuilder<T> setDiscoveryInterval(Duration discoveryInterval) {
+        this.discoveryInterval = discoveryInterval;
+        return this;
+    }
+
+    /** How often the tunnel client heartbeats (option {@code heartbeat.interval}). */
+    public TablestoreCdcSourceBuilder<T> setHeartbeatInterval(Duration heartbeatInterval) {
+        this.heartbeatInterval = heartbeatInterval;
+        return this;
+    }
+
+    /** How long the server keeps a silent client (option {@code heartbeat.timeout}). */
+    public TablestoreCdcSourceBuilder<T> setHeartbeatTimeout(Duration heartbeatTimeout) {
+        this.heartbeatTimeout = heartbeatTimeout;
+        return this;
+    }
+
+    /** Skip records that do not fit instead of failing (option {@code skip.invalid.data}). */
+    public TablestoreCdcSourceBuilder<T> setSkipInvalidData(boolean skipInvalidData) {
+        this.skipInvalidData = skipInvalidData;
+        return this;
+    }
+
+    /** Drop row deletions (option {@code ignore.delete}). */
+    public TablestoreCdcSourceBuilder<T> setIgnoreDelete(boolean ignoreDelete) {
+        this.ignoreDelete = ignoreDelete;
+        return this;
+    }
+
+    /** Turns change records into {@code T}. */
+    public TablestoreCdcSourceBuilder<T> setDeserializer(ChangeRecordDeserializer<T> deserializer) {
+        this.deserializer = deserializer;
+        return this;
+    }
+
+    /** Replaces the SDK tunnel client, for tests with a fake tunnel server. */
+    @Internal
+    public TablestoreCdcSourceBuilder<T> setTunnelProxyFactory(TunnelProxyFactory proxyFactory) {
+        this.proxyFactory = Objects.requireNonNull(proxyFactory, "proxyFactory");
+        return this;
+    }
+
+    /** Validates the settings and builds the source. */
+    public TablestoreCdcSource<T> build() {
+        require(
+                endpoint,
+                TablestoreCdcOptions.ENDPOINT,
+                "setEndpoint(\"https://<instance>.<region>.ots.aliyuncs.com\")");
+        require(instanceName, TablestoreCdcOptions.INSTANCE_NAME, "setInstanceName(...)");
+        require(accessKeyId, TablestoreCdcOptions.ACCESS_KEY_ID, "setCredentials(id, secret)");
+        require(
+                accessKeySecret,
+                TablestoreCdcOptions.ACCESS_KEY_SECRET,
+                "setCredentials(id, secret)");
+        require(tableName, TablestoreCdcOptions.TABLE_NAME, "setTableName(...)");
+        require(tunnelName, TablestoreCdcOptions.TUNNEL_NAME, "setTunnelName(...)");
+        if (deserializer == null) {
+            throw new IllegalArgumentException(
+                    "No deserializer set: call setDeserializer(...) with a"
+                            + " ChangeRecordDeserializer, e.g. a RowDataChangeRecordDeserializer");
+        }
+        if (tunnelCreation == null || startPosition == null) {
+            throw new IllegalArgumentException(
+                    "tunnel.create and tunnel.start must not be null: leave them unset for the"
+                            + " defaults (none, latest)");
+        }
+        validateEndpoint();
+        validateIntervals();
+        return new TablestoreCdcSource<>(config(), deserializer, proxyFactory);
+    }
+
+    private static void require(String value, ConfigOption<?> option, String fix) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(
+                    "Missing '" + option.key() + "': call " + fix + " on the builder");
+        }
+    }
+
+    private void validateEndpoint() {
+        // Reuses the core's rule; the credentials here are placeholders, never the secret.
+        new TablestoreEndpoint(endpoint, instanceName, TablestoreCredentials.of("id", "secret"));
+    }
+
+    private void validateIntervals() {
+        if (discoveryInterval == null
+                || discoveryInterval.isNegative()
+                || discoveryInterval.isZero()) {
+            throw new IllegalArgumentException(
+                    "'"
+                            + TablestoreCdcOptions.DISCOVERY_INTERVAL.key()
+                            + "' must be positive but was "
+                            + discoveryInterval
+                            + "; use e.g. Duration.ofSeconds(5)");
+        }
+        if (heartbeatInterval == null || heartbeatTimeout == null) {
+            throw new IllegalArgumentException(
+                    "heartbeat.interval and heartbeat.timeout must not be null: leave them unset"
+                            + " for the defaults (10 s, 300 s)");
+        }
+        new TunnelSessionConfig("validation", heartbeatInterval, heartbeatTimeout);
+    }
+
+    private TablestoreCdcSourceConfig config() {
+        return new TablestoreCdcSourceConfig(
+                endpoint.trim(),
+                instanceName.trim(),
+                accessKeyId,
+                accessKeySecret,
+                stsToken == null || stsToken.isEmpty() ? null : stsToken,
+                tableName,
+                tunnelName,
+                tunnelCreation,
+                startPosition,
+                metaTable,
+                discoveryInterval,
+                heartbeatInterval,
+                heartbeatTimeout,
+                skipInvalidData,
+                ignoreDelete);
+    }
+}

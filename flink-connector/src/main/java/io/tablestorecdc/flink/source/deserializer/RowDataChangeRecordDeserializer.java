@@ -1,0 +1,208 @@
+package io.tablestorecdc.flink.source.deserializer;
+
+import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
+
+/**
+ * Maps a change record to one {@link RowData} whose fields are taken by name from the primary key
+ * and the attribute columns.
+ *
+ * <p>Row kinds: PUT → INSERT, UPDATE → UPDATE_AFTER, DELETE → DELETE. An UPDATE carries only the
+ * columns it touched; the others are null in the row (a stateful upsert sink keyed by the primary
+ * key applies exactly the touched columns only if it merges; see docs/flink.md). Supported types:
+ * STRING/VARCHAR/CHAR (string cells), BIGINT/INT/SMALLINT/TINYINT (integer cells), DOUBLE/FLOAT
+ * (double or integer cells), BOOLEAN, BYTES/VARBINARY/BINARY (binary cells).
+ */
+@PublicEvolving
+public final class RowDataChangeRecordDeserializer implements ChangeRecordDeserializer<RowData> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final RowType rowType;
+    private final TypeInformation<RowData> producedType;
+
+    public RowDataChangeRecordDeserializer(RowType rowType, TypeInformation<RowData> producedType) {
+        this.rowType = Objects.requireNonNull(rowType, "rowType");
+        this.producedType = Objects.requireNonNull(producedType, "producedType");
+        for (RowType.RowField field : rowType.getFields()) {
+            requireSupported(field);
+        }
+    }
+
+    @Override
+    public void deserialize(ChangeRecord record, Collector<RowData> out)
+            throws InvalidChangeRecordException {
+        out.collect(toRowData(record));
+    }
+
+    /** The row for one change; fields the change does not carry are null. */
+    public RowData toRowData(ChangeRecord record) throws InvalidChangeRecordException {
+        Map<String, CellValue> cells = cellsByName(record);
+        List<RowType.RowField> fields = rowType.getFields();
+        GenericRowData row = new GenericRowData(kindOf(record.action()), fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+            RowType.RowField field = fields.get(i);
+            CellValue cell = cells.get(field.getName());
+            if (cell == null && !field.getType().isNullable()) {
+                throw new InvalidChangeRecordException(
+                        "Change of row "
+                                + record.primaryKey()
+                                + " has no value for NOT NULL"
+                                + " field '"
+                                + field.getName()
+                                + "'");
+            }
+            row.setField(i, cell == null ? null : convert(field, cell, record));
+        }
+        return row;
+    }
+
+    private static Map<String, CellValue> cellsByName(ChangeRecord record) {
+        Map<String, CellValue> cells = new HashMap<>();
+        for (ChangeRecord.ColumnChange column : record.columns()) {
+            if (column.operation() == ChangeRecord.ColumnOperation.PUT) {
+                cells.put(column.name(), column.value());
+            }
+        }
+        for (ChangeRecord.PrimaryKeyColumn pk : record.primaryKey()) {
+            cells.put(pk.name(), pk.value());
+        }
+        return cells;
+    }
+
+    private static RowKind kindOf(ChangeRecord.Action action) {
+        switch (action) {
+            case UPDATE:
+                return RowKind.UPDATE_AFTER;
+            case DELETE:
+                return RowKind.DELETE;
+            default:
+                return RowKind.INSERT;
+        }
+    }
+
+    private static Object convert(RowType.RowField field, CellValue cell, ChangeRecord record)
+            throws InvalidChangeRecordException {
+        LogicalType type = field.getType();
+        switch (type.getTypeRoot()) {
+            case CHAR:
+            case VARCHAR:
+                return cell.type() == CellValue.Type.STRING
+                        ? StringData.fromString(cell.asString())
+                        : mismatch(field, cell, record);
+            case BIGINT:
+                return cell.type() == CellValue.Type.INTEGER
+                        ? (Object) cell.asInteger()
+                        : mismatch(field, cell, record);
+            case INTEGER:
+            case SMALLINT:
+            case TINYINT:
+                return narrowInteger(field, cell, record);
+            case DOUBLE:
+            case FLOAT:
+                return floating(field, cell, record);
+            case BOOLEAN:
+                return cell.type() == CellValue.Type.BOOLEAN
+                        ? (Object) cell.asBoolean()
+                        : mismatch(field, cell, record);
+            default:
+                return cell.type() == CellValue.Type.BINARY
+                        ? cell.asBinary()
+                        : mismatch(field, cell, record);
+        }
+    }
+
+    private static Object narrowInteger(RowType.RowField field, CellValue cell, ChangeRecord record)
+            throws InvalidChangeRecordException {
+        if (cell.type() != CellValue.Type.INTEGER) {
+            return mismatch(field, cell, record);
+        }
+        long value = cell.asInteger();
+        switch (field.getType().getTypeRoot()) {
+            case TINYINT:
+                return value == (byte) value
+                        ? (Object) (byte) value
+                        : mismatch(field, cell, record);
+            case SMALLINT:
+                return value == (short) value
+                        ? (Object) (short) value
+                        : mismatch(field, cell, record);
+            default:
+                return value == (int) value ? (Object) (int) value : mismatch(field, cell, record);
+        }
+    }
+
+    private static Object floating(RowType.RowField field, CellValue cell, ChangeRecord record)
+            throws InvalidChangeRecordException {
+        double value;
+        if (cell.type() == CellValue.Type.DOUBLE) {
+            value = cell.asDouble();
+        } else if (cell.type() == CellValue.Type.INTEGER) {
+            value = cell.asInteger();
+        } else {
+            return mismatch(field, cell, record);
+        }
+        return field.getType().getTypeRoot()
+                        == org.apache.flink.table.types.logical.LogicalTypeRoot.FLOAT
+                ? (Object) (float) value
+                : (Object) value;
+    }
+
+    private static Object mismatch(RowType.RowField field, CellValue cell, ChangeRecord record)
+            throws InvalidChangeRecordException {
+        throw new InvalidChangeRecordException(
+                "Column '"
+                        + field.getName()
+                        + "' of row "
+                        + record.primaryKey()
+                        + " holds a "
+                        + cell.type()
+                        + " value that does not fit the declared type "
+                        + field.getType()
+                        + "; declare a matching type or set skip.invalid.data=true to skip such"
+                        + " rows");
+    }
+
+    private static void requireSupported(RowType.RowField field) {
+        switch (field.getType().getTypeRoot()) {
+            case CHAR:
+            case VARCHAR:
+            case BIGINT:
+            case INTEGER:
+            case SMALLINT:
+            case TINYINT:
+            case DOUBLE:
+            case FLOAT:
+            case BOOLEAN:
+            case BINARY:
+            case VARBINARY:
+                return;
+            default:
+                throw new IllegalArgumentException(
+                        "Field '"
+                                + field.getName()
+                                + "' has type "
+                                + field.getType()
+                                + ", which Tablestore cells cannot hold; use STRING, BIGINT, INT,"
+                                + " SMALLINT, TINYINT, DOUBLE, FLOAT, BOOLEAN or BYTES");
+        }
+    }
+
+    @Override
+    public TypeInformation<RowData> getProducedType() {
+        return producedType;
+    }
+}

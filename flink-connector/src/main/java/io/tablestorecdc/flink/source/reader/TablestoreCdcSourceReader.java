@@ -1,0 +1,163 @@
+package io.tablestorecdc.flink.source.reader;
+
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
+import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
+import io.tablestorecdc.flink.source.event.TunnelClientEvent;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
+import io.tablestorecdc.flink.source.split.ChannelSplitState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the channels assigned to one subtask.
+ *
+ * <p>A finished channel stays in this reader's state until a checkpoint that contains its finish
+ * completes, and is reported to the enumerator again after every restore: a report lost across a
+ * checkpoint (the enumerator snapshot was taken before the report, the reader's after) can then not
+ * stall the channel's children (flink-anchors (b) 13). On each completed checkpoint the positions
+ * of that checkpoint go to the enumerator, which pushes them to the tunnel server.
+ */
+@Internal
+public final class TablestoreCdcSourceReader<T>
+        extends SingleThreadMultiplexSourceReaderBase<
+                PositionedRecord, T, ChannelSplit, ChannelSplitState> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TablestoreCdcSourceReader.class);
+
+    private final AtomicReference<TunnelClientId> client;
+
+    /** Finished channels kept in state, with the first checkpoint that holds them (if any yet). */
+    private final Map<String, FinishedChannel> finished = new TreeMap<>();
+
+    private final SortedMap<Long, List<ChannelSplit>> positionsByCheckpoint = new TreeMap<>();
+    private final List<String> toReport = new ArrayList<>();
+    private boolean started;
+
+    public TablestoreCdcSourceReader(
+            Supplier<SplitReader<PositionedRecord, ChannelSplit>> splitReaderSupplier,
+            ChangeRecordEmitter<T> emitter,
+            AtomicReference<TunnelClientId> client,
+            Configuration config,
+            SourceReaderContext context) {
+        super(splitReaderSupplier, emitter, config, context);
+        this.client = client;
+    }
+
+    /** The holder the split readers ask for the tunnel client id. */
+    public static Supplier<Optional<TunnelClientId>> clientOf(
+            AtomicReference<TunnelClientId> holder) {
+        return () -> Optional.ofNullable(holder.get());
+    }
+
+    @Override
+    public void start() {
+        started = true;
+        reportFinished();
+    }
+
+    @Override
+    public void addSplits(List<ChannelSplit> splits) {
+        List<ChannelSplit> active = new ArrayList<>();
+        for (ChannelSplit split : splits) {
+            if (split.isFinished()) {
+                finished.put(split.splitId(), new FinishedChannel(split, Optional.empty()));
+                toReport.add(split.splitId());
+            } else {
+                active.add(split);
+            }
+        }
+        if (!active.isEmpty()) {
+            super.addSplits(active);
+        }
+        if (started) {
+            reportFinished();
+        }
+    }
+
+    @Override
+    protected void onSplitFinished(Map<String, ChannelSplitState> finishedSplitIds) {
+        for (ChannelSplitState state : finishedSplitIds.values()) {
+            ChannelSplit split =
+                    state.toSplit()
+                            .at(io.tablestorecdc.checkpoint.model.ChannelPosition.finished());
+            finished.put(split.splitId(), new FinishedChannel(split, Optional.empty()));
+            toReport.add(split.splitId());
+        }
+        reportFinished();
+    }
+
+    private void reportFinished() {
+        if (toReport.isEmpty()) {
+            return;
+        }
+        LOG.info("Reporting finished channels {}", toReport);
+        context.sendSourceEventToCoordinator(new ChannelsFinishedEvent(toReport));
+        toReport.clear();
+    }
+
+    @Override
+    public List<ChannelSplit> snapshotState(long checkpointId) {
+        List<ChannelSplit> splits = new ArrayList<>(super.snapshotState(checkpointId));
+        for (Map.Entry<String, FinishedChannel> e : finished.entrySet()) {
+            FinishedChannel channel = e.getValue();
+            if (channel.firstCheckpoint().isEmpty()) {
+                e.setValue(new FinishedChannel(channel.split(), Optional.of(checkpointId)));
+            }
+            splits.add(channel.split());
+        }
+        positionsByCheckpoint.put(checkpointId, List.copyOf(splits));
+        return splits;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        List<ChannelSplit> committed = positionsByCheckpoint.get(checkpointId);
+        positionsByCheckpoint.headMap(checkpointId + 1).clear();
+        finished.values()
+                .removeIf(c -> c.firstCheckpoint().map(n -> n <= checkpointId).orElse(false));
+        if (committed != null && !committed.isEmpty()) {
+            context.sendSourceEventToCoordinator(
+                    new CommittedPositionsEvent(checkpointId, committed));
+        }
+    }
+
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof TunnelClientEvent) {
+            TunnelClientId id = ((TunnelClientEvent) event).clientId();
+            LOG.info("Reading with tunnel client {}", id.clientId());
+            client.set(id);
+        } else {
+            super.handleSourceEvents(event);
+        }
+    }
+
+    @Override
+    protected ChannelSplitState initializedState(ChannelSplit split) {
+        return new ChannelSplitState(split);
+    }
+
+    @Override
+    protected ChannelSplit toSplitType(String splitId, ChannelSplitState splitState) {
+        return splitState.toSplit();
+    }
+
+    /** A finished channel and the first checkpoint that contains its finish. */
+    private record FinishedChannel(ChannelSplit split, Optional<Long> firstCheckpoint) {}
+}

@@ -1,0 +1,43 @@
+package io.tablestorecdc.flink.source.split;
+
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * The mutable reading state of one split inside a reader: the position right after the last record
+ * the reader emitted. Only the reader's mailbox thread touches it.
+ */
+@Internal
+public final class ChannelSplitState {
+
+    private final ChannelSplit split;
+    private ChannelPosition position;
+
+    public ChannelSplitState(ChannelSplit split) {
+        this.split = split;
+        this.position = split.position();
+    }
+
+    public String channelId() {
+        return split.channelId();
+    }
+
+    public ChannelPosition position() {
+        return position;
+    }
+
+    /** Records that every record up to {@code next} has been emitted. */
+    public void advanceTo(ChannelPosition next) {
+        position = next;
+    }
+
+    /** The split as it would be checkpointed now. */
+    public ChannelSplit toSplit() {
+        return split.at(position);
+    }
+
+    @Override
+    public String toString() {
+        return "ChannelSplitState{" + split.channelId() + ", at=" + position + "}";
+    }
+}

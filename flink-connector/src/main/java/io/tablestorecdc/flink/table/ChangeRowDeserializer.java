@@ -1,0 +1,90 @@
+package io.tablestorecdc.flink.table;
+
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
+import io.tablestorecdc.flink.source.deserializer.InvalidChangeRecordException;
+import io.tablestorecdc.flink.source.deserializer.RowDataChangeRecordDeserializer;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
+
+/**
+ * The SQL source's row for one change: the physical columns (by name), then the requested metadata
+ * columns, then, in upsert mode, a bit set of the physical columns the change touched, which {@link
+ * PartialUpdateMerger} needs to merge a partial UPDATE into the row it changes.
+ */
+@Internal
+final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final RowType physicalType;
+    private final RowDataChangeRecordDeserializer physical;
+    private final List<ReadableMetadata> metadata;
+    private final ChangelogModeOption mode;
+    private final TypeInformation<RowData> producedType;
+
+    ChangeRowDeserializer(
+            RowType physicalType,
+            List<ReadableMetadata> metadata,
+            ChangelogModeOption mode,
+            TypeInformation<RowData> producedType) {
+        this.physicalType = physicalType;
+        this.physical = new RowDataChangeRecordDeserializer(physicalType, producedType);
+        this.metadata = List.copyOf(metadata);
+        this.mode = mode;
+        this.producedType = producedType;
+    }
+
+    @Override
+    public void deserialize(ChangeRecord record, Collector<RowData> out)
+            throws InvalidChangeRecordException {
+        RowData fields = physical.toRowData(record);
+        int arity = fields.getArity();
+        boolean upsert = mode == ChangelogModeOption.UPSERT;
+        RowKind kind = upsert ? fields.getRowKind() : RowKind.INSERT;
+        GenericRowData row = new GenericRowData(kind, arity + metadata.size() + (upsert ? 1 : 0));
+        GenericRowData source = (GenericRowData) fields;
+        for (int i = 0; i < arity; i++) {
+            row.setField(i, source.getField(i));
+        }
+        for (int i = 0; i < metadata.size(); i++) {
+            row.setField(arity + i, metadata.get(i).read(record));
+        }
+        if (upsert) {
+            row.setField(arity + metadata.size(), touched(record));
+        }
+        out.collect(row);
+    }
+
+    /** Bit i set when physical column i is carried (PUT, key) or cleared by the change. */
+    private byte[] touched(ChangeRecord record) {
+        Set<String> names = new HashSet<>();
+        record.primaryKey().forEach(pk -> names.add(pk.name()));
+        record.columns().forEach(c -> names.add(c.name()));
+        List<String> fields = physicalType.getFieldNames();
+        byte[] bits = new byte[(fields.size() + 7) / 8];
+        for (int i = 0; i < fields.size(); i++) {
+            if (names.contains(fields.get(i))) {
+                bits[i / 8] |= (byte) (1 << (i % 8));
+            }
+        }
+        return bits;
+    }
+
+    static boolean isTouched(byte[] bits, int field) {
+        return (bits[field / 8] & (1 << (field % 8))) != 0;
+    }
+
+    @Override
+    public TypeInformation<RowData> getProducedType() {
+        return producedType;
+    }
+}

@@ -1,0 +1,33 @@
+package io.tablestorecdc.flink.table;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+/** How the SQL source presents changes: keyed upserts, or every change as an appended row. */
+@PublicEvolving
+public enum ChangelogModeOption {
+    /** INSERT / UPDATE_AFTER / DELETE keyed by the table's PRIMARY KEY (which the DDL declares). */
+    UPSERT("upsert"),
+    /** Every change is an INSERT row; read the {@code op} metadata column to tell them apart. */
+    INSERT_ONLY("insert-only");
+
+    private final String code;
+
+    ChangelogModeOption(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    /** Parses an option value (case-insensitive). */
+    public static ChangelogModeOption fromCode(String value) {
+        for (ChangelogModeOption mode : values()) {
+            if (mode.code.equalsIgnoreCase(value == null ? "" : value.trim())) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Invalid 'changelog.mode' = '" + value + "': use 'upsert' or 'insert-only'");
+    }
+}

@@ -1,0 +1,73 @@
+package io.tablestorecdc.flink.table;
+
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.DataType;
+
+/** The metadata columns the SQL source offers ({@code METADATA FROM 'op'} and so on). */
+@Internal
+public enum ReadableMetadata {
+    /** PUT, UPDATE or DELETE. */
+    OP("op", DataTypes.STRING().notNull()),
+    /** The change's commit time; NULL when the server sends none (base data). */
+    COMMIT_TS("commit_ts", DataTypes.TIMESTAMP_LTZ(3).nullable()),
+    /** The tunnel channel the change was read from. */
+    CHANNEL("channel", DataTypes.STRING().notNull()),
+    /** The server's ordering of the change, {@code epoch:timestampMicros:rowIndex}. */
+    SEQ("seq", DataTypes.STRING().notNull());
+
+    private final String key;
+    private final DataType type;
+
+    ReadableMetadata(String key, DataType type) {
+        this.key = key;
+        this.type = type;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public DataType type() {
+        return type;
+    }
+
+    /** The internal (RowData) value of this column for a change. */
+    public Object read(ChangeRecord record) {
+        switch (this) {
+            case OP:
+                return StringData.fromString(record.action().name());
+            case COMMIT_TS:
+                long micros = record.commitTimestampMicros();
+                return micros == 0 ? null : TimestampData.fromEpochMillis(micros / 1000);
+            case CHANNEL:
+                return StringData.fromString(record.channelId());
+            default:
+                SequenceInfo seq = record.sequence();
+                return StringData.fromString(
+                        seq.epoch() + ":" + seq.timestampMicros() + ":" + seq.rowIndex());
+        }
+    }
+
+    /** The column for {@code key}, or an error naming the keys there are. */
+    public static ReadableMetadata of(String key) {
+        for (ReadableMetadata m : values()) {
+            if (m.key.equals(key)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Unknown metadata key '"
+                        + key
+                        + "': use one of "
+                        + Arrays.stream(values())
+                                .map(ReadableMetadata::key)
+                                .collect(Collectors.joining(", ")));
+    }
+}

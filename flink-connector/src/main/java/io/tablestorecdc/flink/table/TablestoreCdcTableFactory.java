@@ -1,0 +1,200 @@
+package io.tablestorecdc.flink.table;
+
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ACCESS_KEY_ID;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ACCESS_KEY_SECRET;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.DISCOVERY_INTERVAL;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ENDPOINT;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.HEARTBEAT_INTERVAL;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.HEARTBEAT_TIMEOUT;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.IGNORE_DELETE;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.INSTANCE_NAME;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.META_TABLE;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.SKIP_INVALID_DATA;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.STS_TOKEN;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TABLE_NAME;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_CREATE;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_NAME;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_START;
+
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
+import io.tablestorecdc.flink.source.config.StartPosition;
+import io.tablestorecdc.flink.source.config.TunnelCreation;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+
+/** {@code 'connector' = 'tablestore-cdc'}: the SQL / Table API face of the source. */
+@Internal
+public final class TablestoreCdcTableFactory implements DynamicTableSourceFactory {
+
+    public static final String IDENTIFIER = "tablestore-cdc";
+
+    public static final ConfigOption<String> CHANGELOG_MODE =
+            ConfigOptions.key("changelog.mode")
+                    .stringType()
+                    .defaultValue(ChangelogModeOption.UPSERT.code())
+                    .withDescription(
+                            "upsert (default): INSERT / UPDATE_AFTER / DELETE keyed by the"
+                                    + " PRIMARY KEY the DDL declares, partial updates merged into"
+                                    + " full rows; insert-only: every change is an INSERT row.");
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(
+                ENDPOINT, INSTANCE_NAME, ACCESS_KEY_ID, ACCESS_KEY_SECRET, TABLE_NAME, TUNNEL_NAME);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(
+                STS_TOKEN,
+                TUNNEL_CREATE,
+                TUNNEL_START,
+                META_TABLE,
+                SKIP_INVALID_DATA,
+                IGNORE_DELETE,
+                DISCOVERY_INTERVAL,
+                HEARTBEAT_INTERVAL,
+                HEARTBEAT_TIMEOUT,
+                CHANGELOG_MODE);
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        ReadableConfig options = helper.getOptions();
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        ChangelogModeOption mode =
+                parse(() -> ChangelogModeOption.fromCode(options.get(CHANGELOG_MODE)));
+        int[] primaryKey = schema.getPrimaryKeyIndexes();
+        if (mode == ChangelogModeOption.UPSERT && primaryKey.length == 0) {
+            throw new ValidationException(
+                    "Table '"
+                            + context.getObjectIdentifier().asSummaryString()
+                            + "' uses 'changelog.mode' = 'upsert' (the default), which needs the"
+                            + " table's primary key: add PRIMARY KEY (<key columns>) NOT ENFORCED"
+                            + " to the DDL, or set 'changelog.mode' = 'insert-only'");
+        }
+        DataType physical = schema.toPhysicalRowDataType();
+        SourceOptions configured = parse(() -> new SourceOptions(options));
+        validateEagerly(configured, physical, mode);
+        return new TablestoreCdcTableSource(
+                configured, options.get(TABLE_NAME), physical, primaryKey, mode);
+    }
+
+    /** Fails at planning, not at run time, on a bad option value or an unsupported column type. */
+    private static void validateEagerly(
+            SourceOptions configured, DataType physical, ChangelogModeOption mode) {
+        RowType rowType = (RowType) physical.getLogicalType();
+        parse(
+                () ->
+                        configured.apply(
+                                TablestoreCdcSource.<RowData>builder()
+                                        .setDeserializer(
+                                                new ChangeRowDeserializer(
+                                                        rowType,
+                                                        List.of(),
+                                                        mode,
+                                                        TypeInformation.of(RowData.class)))));
+    }
+
+    private static <T> T parse(Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
+    }
+
+    /** The table options, applied to a source builder (serializable: no catalog objects). */
+    private static final class SourceOptions
+            implements Function<TablestoreCdcSourceBuilder<RowData>, TablestoreCdcSource<RowData>>,
+                    Serializable {
+        private static final long serialVersionUID = 1L;
+        private final String endpoint;
+        private final String instance;
+        private final String accessKeyId;
+        private final String accessKeySecret;
+        private final String stsToken;
+        private final String table;
+        private final String tunnel;
+        private final TunnelCreation creation;
+        private final StartPosition start;
+        private final String metaTable;
+        private final boolean skipInvalid;
+        private final boolean ignoreDelete;
+        private final java.time.Duration discovery;
+        private final java.time.Duration heartbeat;
+        private final java.time.Duration heartbeatTimeout;
+
+        SourceOptions(ReadableConfig options) {
+            endpoint = options.get(ENDPOINT);
+            instance = options.get(INSTANCE_NAME);
+            accessKeyId = options.get(ACCESS_KEY_ID);
+            accessKeySecret = options.get(ACCESS_KEY_SECRET);
+            stsToken = options.getOptional(STS_TOKEN).orElse(null);
+            table = options.get(TABLE_NAME);
+            tunnel = options.get(TUNNEL_NAME);
+            creation = TunnelCreation.fromCode(options.get(TUNNEL_CREATE));
+            start = StartPosition.parse(options.get(TUNNEL_START));
+            metaTable = options.getOptional(META_TABLE).orElse(null);
+            skipInvalid = options.get(SKIP_INVALID_DATA);
+            ignoreDelete = options.get(IGNORE_DELETE);
+            discovery = options.get(DISCOVERY_INTERVAL);
+            heartbeat = options.get(HEARTBEAT_INTERVAL);
+            heartbeatTimeout = options.get(HEARTBEAT_TIMEOUT);
+        }
+
+        @Override
+        public TablestoreCdcSource<RowData> apply(TablestoreCdcSourceBuilder<RowData> builder) {
+            builder.setEndpoint(endpoint)
+                    .setInstanceName(instance)
+                    .setCredentials(accessKeyId, accessKeySecret)
+                    .setStsToken(stsToken)
+                    .setTableName(table)
+                    .setTunnelName(tunnel)
+                    .setTunnelCreation(creation)
+                    .setStartPosition(start)
+                    .setSkipInvalidData(skipInvalid)
+                    .setIgnoreDelete(ignoreDelete)
+                    .setDiscoveryInterval(discovery)
+                    .setHeartbeatInterval(heartbeat)
+                    .setHeartbeatTimeout(heartbeatTimeout);
+            if (metaTable != null) {
+                builder.setMetaTable(metaTable);
+            }
+            return builder.build();
+        }
+
+        @Override
+        public String toString() {
+            return "SourceOptions{table="
+                    + table
+                    + ", tunnel="
+                    + tunnel
+                    + ", accessKeySecret=******}";
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.tablestorecdc.flink.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.flink.source.config.StartPosition;
+import io.tablestorecdc.flink.source.config.TunnelCreation;
+import io.tablestorecdc.flink.source.testing.RecordStrings;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectOutputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.junit.jupiter.api.Test;
+
+/** Every validation message of the builder, modelled on KafkaSourceBuilderTest. */
+class TablestoreCdcSourceBuilderTest {
+
+    private static final String SECRET = "s3cr3t-value";
+    private static final String STS = "sts-t0ken-value";
+
+    private static TablestoreCdcSourceBuilder<String> complete() {
+        return TablestoreCdcSource.<String>builder()
+                .setEndpoint("https://myinstance.cn-hangzhou.ots.aliyuncs.com")
+                .setInstanceName("myinstance")
+                .setCredentials("AKID", SECRET)
+                .setStsToken(STS)
+                .setTableName("orders")
+                .setTunnelName("orders-tunnel")
+                .setDeserializer(new RecordStrings());
+    }
+
+    @Test
+    void buildsWithDefaults() {
+        TablestoreCdcSource<String> source = complete().build();
+
+        assertThat(source.config().tunnelCreation()).isEqualTo(TunnelCreation.NONE);
+        assertThat(source.config().startPosition()).isEqualTo(StartPosition.latest());
+        assertThat(source.config().heartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(source.config().discoveryInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(source.config().metaTable()).isEmpty();
+        assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+        assertThat(source.getProducedType().getTypeClass()).isEqualTo(String.class);
+    }
+
+    @Test
+    void keepsEverySetting() {
+        Instant start = Instant.parse("2026-01-31T08:00:00Z");
+        TablestoreCdcSource<String> source =
+                complete()
+                        .setTunnelCreation(TunnelCreation.BASE)
+                        .setStartPosition(StartPosition.at(start))
+                        .setMetaTable("meta")
+                        .setDiscoveryInterval(Duration.ofSeconds(2))
+                        .setHeartbeatInterval(Duration.ofSeconds(6))
+                        .setHeartbeatTimeout(Duration.ofSeconds(60))
+                        .setSkipInvalidData(true)
+                        .setIgnoreDelete(true)
+                        .build();
+
+        assertThat(source.config().startPosition().instant()).contains(start);
+        assertThat(source.config().metaTable()).contains("meta");
+        assertThat(source.config().skipInvalidData()).isTrue();
+        assertThat(source.config().ignoreDelete()).isTrue();
+        assertThat(source.config().heartbeatTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(source.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
+    }
+
+    @Test
+    void namesEachMissingSettingAndItsSetter() {
+        assertFails(b -> b.setEndpoint(null), "Missing 'endpoint'", "setEndpoint(");
+        assertFails(b -> b.setInstanceName(" "), "Missing 'instance.name'", "setInstanceName(");
+        assertFails(
+                b -> b.setCredentials(null, SECRET), "Missing 'access.key.id'", "setCredentials(");
+        assertFails(
+                b -> b.setCredentials("AKID", ""),
+                "Missing 'access.key.secret'",
+                "setCredentials(");
+        assertFails(b -> b.setTableName(null), "Missing 'table.name'", "setTableName(");
+        assertFails(b -> b.setTunnelName(""), "Missing 'tunnel.name'", "setTunnelName(");
+        assertFails(b -> b.setDeserializer(null), "No deserializer set", "setDeserializer(");
+    }
+
+    @Test
+    void rejectsABadEndpointOrInstanceName() {
+        assertFails(
+                b -> b.setEndpoint("myinstance.ots.aliyuncs.com"),
+                "Invalid endpoint",
+                "http(s)://host[:port]");
+        assertFails(b -> b.setEndpoint("https://host/path"), "Invalid endpoint", "no path");
+        assertFails(
+                b -> b.setInstanceName("my instance"), "Invalid instance name", "letters, digits");
+    }
+
+    @Test
+    void rejectsBadIntervals() {
+        assertFails(
+                b -> b.setDiscoveryInterval(Duration.ZERO),
+                "'discovery.interval' must be positive",
+                "Duration.ofSeconds(5)");
+        assertFails(b -> b.setHeartbeatInterval(Duration.ofSeconds(1)), "at least 5 s", "raise it");
+        assertFails(
+                b ->
+                        b.setHeartbeatInterval(Duration.ofSeconds(10))
+                                .setHeartbeatTimeout(Duration.ofSeconds(15)),
+                "at least twice the heartbeat interval",
+                "raise the timeout");
+        assertFails(b -> b.setHeartbeatTimeout(null), "must not be null", "defaults");
+        assertFails(b -> b.setTunnelCreation(null), "must not be null", "defaults");
+    }
+
+    @Test
+    void neverShowsTheSecretOrStsToken() throws Exception {
+        TablestoreCdcSource<String> source = complete().build();
+
+        assertThat(source.toString()).doesNotContain(SECRET).doesNotContain(STS).contains("AKID");
+        assertThat(source.config().toString())
+                .contains("accessKeySecret=******")
+                .contains("stsToken=******");
+        // The source still ships to the cluster: it must be Java-serializable.
+        ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream());
+        out.writeObject(source);
+    }
+
+    @Test
+    void aValidationErrorNeverEchoesTheSecret() {
+        assertThatThrownBy(() -> complete().setEndpoint("bad").build())
+                .hasMessageNotContaining(SECRET)
+                .hasMessageNotContaining(STS);
+    }
+
+    private static void assertFails(
+            Consumer<TablestoreCdcSourceBuilder<String>> change, String problem, String fix) {
+        TablestoreCdcSourceBuilder<String> builder = complete();
+        change.accept(builder);
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(problem)
+                .hasMessageContaining(fix);
+    }
+}

@@ -1,0 +1,130 @@
+package io.tablestorecdc.flink.source.deserializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.BooleanType;
+import org.apache.flink.table.types.logical.DateType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
+import org.junit.jupiter.api.Test;
+
+class RowDataChangeRecordDeserializerTest {
+
+    private static final RowType ROW =
+            RowType.of(
+                    new LogicalType[] {
+                        new BigIntType(false),
+                        new VarCharType(VarCharType.MAX_LENGTH),
+                        new IntType(),
+                        new DoubleType(),
+                        new BooleanType(),
+                        new VarBinaryType(VarBinaryType.MAX_LENGTH)
+                    },
+                    new String[] {"id", "name", "qty", "price", "ok", "blob"});
+
+    private final RowDataChangeRecordDeserializer deserializer =
+            new RowDataChangeRecordDeserializer(ROW, TypeInformation.of(RowData.class));
+
+    @Test
+    void aPutBecomesAnInsertWithEveryColumnByName() throws Exception {
+        RowData row =
+                deserializer.toRowData(
+                        change(
+                                ChangeRecord.Action.PUT,
+                                put("ok", CellValue.ofBoolean(true)),
+                                put("name", CellValue.ofString("apple")),
+                                put("qty", CellValue.ofInteger(3)),
+                                put("price", CellValue.ofInteger(2)),
+                                put("blob", CellValue.ofBinary(new byte[] {1, 2}))));
+
+        assertThat(row.getRowKind()).isEqualTo(RowKind.INSERT);
+        assertThat(row.getLong(0)).isEqualTo(7L);
+        assertThat(row.getString(1)).isEqualTo(StringData.fromString("apple"));
+        assertThat(row.getInt(2)).isEqualTo(3);
+        assertThat(row.getDouble(3)).isEqualTo(2.0);
+        assertThat(row.getBoolean(4)).isTrue();
+        assertThat(row.getBinary(5)).containsExactly(1, 2);
+    }
+
+    @Test
+    void anUpdateCarriesOnlyTouchedColumnsAndADeleteOnlyTheKey() throws Exception {
+        RowData update =
+                deserializer.toRowData(
+                        change(
+                                ChangeRecord.Action.UPDATE,
+                                put("qty", CellValue.ofInteger(4)),
+                                new ColumnChange(
+                                        "name", ColumnOperation.DELETE_ALL_VERSION, null, 0)));
+        RowData delete = deserializer.toRowData(change(ChangeRecord.Action.DELETE));
+
+        assertThat(update.getRowKind()).isEqualTo(RowKind.UPDATE_AFTER);
+        assertThat(update.getInt(2)).isEqualTo(4);
+        assertThat(update.isNullAt(1)).isTrue();
+        assertThat(delete.getRowKind()).isEqualTo(RowKind.DELETE);
+        assertThat(delete.getLong(0)).isEqualTo(7L);
+        assertThat(delete.isNullAt(2)).isTrue();
+    }
+
+    @Test
+    void aValueThatDoesNotFitNamesTheColumnAndTheFix() {
+        assertThatThrownBy(
+                        () ->
+                                deserializer.toRowData(
+                                        change(
+                                                ChangeRecord.Action.PUT,
+                                                put("qty", CellValue.ofString("x")))))
+                .isInstanceOf(InvalidChangeRecordException.class)
+                .hasMessageContaining("Column 'qty'")
+                .hasMessageContaining("STRING")
+                .hasMessageContaining("skip.invalid.data=true");
+        assertThatThrownBy(
+                        () ->
+                                deserializer.toRowData(
+                                        change(
+                                                ChangeRecord.Action.PUT,
+                                                put("qty", CellValue.ofInteger(1L << 40)))))
+                .isInstanceOf(InvalidChangeRecordException.class)
+                .hasMessageContaining("Column 'qty'");
+    }
+
+    @Test
+    void aTypeTablestoreCannotHoldIsRefusedUpFront() {
+        RowType withDate = RowType.of(new LogicalType[] {new DateType()}, new String[] {"day"});
+
+        assertThatThrownBy(
+                        () ->
+                                new RowDataChangeRecordDeserializer(
+                                        withDate, TypeInformation.of(RowData.class)))
+                .hasMessageContaining("Field 'day' has type DATE")
+                .hasMessageContaining("use STRING, BIGINT");
+    }
+
+    private static ColumnChange put(String name, CellValue value) {
+        return new ColumnChange(name, ColumnOperation.PUT, value, 0);
+    }
+
+    private static ChangeRecord change(ChangeRecord.Action action, ColumnChange... columns) {
+        return new ChangeRecord(
+                action,
+                List.of(new ChangeRecord.PrimaryKeyColumn("id", CellValue.ofInteger(7))),
+                List.of(columns),
+                SequenceInfo.NONE,
+                "ch");
+    }
+}

@@ -1,0 +1,86 @@
+package io.tablestorecdc.flink.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class EnumeratorStateSerializerTest {
+
+    private final EnumeratorStateSerializer serializer = new EnumeratorStateSerializer();
+
+    private static EnumeratorState goldenState() {
+        Map<String, EnumeratorState.Entry> splits = new LinkedHashMap<>();
+        put(splits, "a", ChannelType.STREAM, ChannelPosition.at("a@5"), SplitStatus.ASSIGNED);
+        put(splits, "b", ChannelType.STREAM, ChannelPosition.finished(), SplitStatus.FINISHED);
+        put(
+                splits,
+                "c",
+                ChannelType.BASE_DATA,
+                ChannelPosition.at("c@0", 2),
+                SplitStatus.UNASSIGNED);
+        return new EnumeratorState(Optional.of("tunnel-42"), splits);
+    }
+
+    private static void put(
+            Map<String, EnumeratorState.Entry> splits,
+            String id,
+            ChannelType type,
+            ChannelPosition position,
+            SplitStatus status) {
+        splits.put(id, new EnumeratorState.Entry(new ChannelSplit(id, type, position), status));
+    }
+
+    @Test
+    void version1GoldenBytesStillDeserialize() throws IOException {
+        assertThat(serializer.deserialize(1, golden())).isEqualTo(goldenState());
+    }
+
+    @Test
+    void currentVersionWritesTheGoldenBytes() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_1);
+        assertThat(serializer.serialize(goldenState())).isEqualTo(golden());
+    }
+
+    @Test
+    void roundTripsAStateWithoutATunnelYet() throws IOException {
+        EnumeratorState initial = EnumeratorState.initial();
+
+        assertThat(serializer.deserialize(1, serializer.serialize(initial))).isEqualTo(initial);
+    }
+
+    @Test
+    void rejectsTrailingBytesUnknownVersionsAndStatusCodes() throws IOException {
+        byte[] bytes = golden();
+        assertThatThrownBy(() -> serializer.deserialize(1, Arrays.copyOf(bytes, bytes.length + 2)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("2 unexpected trailing bytes");
+        assertThatThrownBy(() -> serializer.deserialize(9, bytes))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Unknown enumerator state version 9");
+
+        byte[] badStatus = bytes.clone();
+        badStatus[18] = 'Z'; // status code of the first split
+        assertThatThrownBy(() -> serializer.deserialize(1, badStatus))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Unknown split status code 'Z'");
+    }
+
+    private static byte[] golden() throws IOException {
+        try (InputStream in =
+                EnumeratorStateSerializerTest.class.getResourceAsStream(
+                        "/golden/enumerator-state-v1.bin")) {
+            assertThat(in).isNotNull();
+            return in.readAllBytes();
+        }
+    }
+}

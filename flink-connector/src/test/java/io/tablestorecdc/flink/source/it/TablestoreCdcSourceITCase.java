@@ -1,0 +1,512 @@
+package io.tablestorecdc.flink.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RowDeleteChange;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.checkpoint.meta.IncompleteSnapshotException;
+import io.tablestorecdc.checkpoint.meta.LoggedBatch;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.SnapshotNotFoundException;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.emulator.server.Faults;
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import io.tablestorecdc.flink.source.testing.RecordStrings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The source in a MiniCluster against the emulator, through the real SDK. Each test checks the
+ * committed output of an exactly-once sink against the changes written.
+ */
+class TablestoreCdcSourceITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final String META_TABLE = "flink_meta";
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+
+    private static TablestoreEmulator emulator;
+    private static SyncClient sync;
+    private static TunnelClient tunnels;
+
+    private final List<JobClient> jobs = new ArrayList<>();
+    private String table;
+    private String tunnel;
+
+    @BeforeAll
+    static void startEmulator() {
+        emulator = TablestoreEmulator.builder().build().start();
+        sync =
+                new SyncClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+        tunnels =
+                new TunnelClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+    }
+
+    @AfterAll
+    static void stopEmulator() {
+        tunnels.shutdown();
+        sync.shutdown();
+        emulator.close();
+    }
+
+    @AfterEach
+    void cancelJobs() {
+        for (JobClient job : jobs) {
+            try {
+                job.cancel().get();
+            } catch (Exception e) {
+                // already finished or cancelled
+            }
+        }
+    }
+
+    @Test
+    void readsPutsUpdatesAndDeletesExactlyOnce() throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "plain-" + COUNTER.incrementAndGet();
+        jobs.add(run(sink, new Configuration(), 2));
+
+        put("a", 1);
+        put("b", 2);
+        update("a", 10);
+        delete("b");
+        put("c", 3);
+
+        List<String> expected =
+                List.of(
+                        "PUT id='a' v=1",
+                        "PUT id='b' v=2",
+                        "UPDATE id='a' v=10",
+                        "DELETE id='b'",
+                        "PUT id='c' v=3");
+        await(
+                "all changes committed",
+                () -> CommittingListSink.committed(sink).size() >= expected.size());
+        assertThat(CommittingListSink.committed(sink)).containsExactlyElementsOf(expected);
+
+        // Progress is visible in the meta table: a complete snapshot of committed positions.
+        String tunnelId =
+                tunnels.describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                        .getTunnelInfo()
+                        .getTunnelId();
+        try (SdkMetaTableClient client = SdkMetaTableClient.connect(endpoint(), META_TABLE)) {
+            MetaStore store = new MetaStore(client);
+            await(
+                    "a meta snapshot with a read channel",
+                    () ->
+                            latestMetaSnapshot(store, tunnelId)
+                                    .map(
+                                            s ->
+                                                    s.channels().values().stream()
+                                                            .anyMatch(
+                                                                    c ->
+                                                                            c.lifecycle()
+                                                                                    == ChannelLifecycle
+                                                                                            .READING))
+                                    .orElse(false));
+            assertThat(store.batchLog(tunnelId)).hasSizeLessThanOrEqualTo(3);
+        }
+    }
+
+    /** The newest snapshot, or empty while it is being written or purged (rows come and go). */
+    private static Optional<BatchSnapshot> latestMetaSnapshot(MetaStore store, String tunnelId) {
+        Optional<LoggedBatch> newest =
+                store.batchLog(tunnelId).stream()
+                        .max(java.util.Comparator.comparingLong(LoggedBatch::sequence));
+        try {
+            return newest.map(b -> store.read(tunnelId, b.token()));
+        } catch (SnapshotNotFoundException | IncompleteSnapshotException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static TablestoreEndpoint endpoint() {
+        return new TablestoreEndpoint(
+                emulator.endpoint(),
+                emulator.instanceName(),
+                TablestoreCredentials.of(emulator.accessKeyId(), emulator.accessKeySecret()));
+    }
+
+    @Test
+    void followsASplitAndAMergeWithoutLossOrDuplicates() throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "lineage-" + COUNTER.incrementAndGet();
+        jobs.add(run(sink, new Configuration(), 2));
+        List<String> written = new ArrayList<>();
+
+        writeRound(1, written);
+        awaitCommitted(sink, written.size());
+        List<String> children = emulator.tunnels().split(table, key("m"));
+        assertThat(children).hasSize(2);
+        writeRound(2, written);
+        awaitCommitted(sink, written.size());
+        emulator.tunnels().merge(table, key("m"));
+        writeRound(3, written);
+        awaitCommitted(sink, written.size());
+
+        List<String> got = CommittingListSink.committed(sink);
+        assertThat(got).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(got)).isEqualTo(perKey(written));
+    }
+
+    @Test
+    void resumesFromARetainedCheckpointAfterCancel(@TempDir Path checkpoints) throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "restore-" + COUNTER.incrementAndGet();
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        conf.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
+        JobClient first = run(sink, conf, 2);
+        List<String> written = new ArrayList<>();
+        writeRound(1, written);
+        awaitCommitted(sink, written.size());
+
+        Path checkpoint = latestCheckpoint(checkpoints);
+        first.cancel().get();
+        writeRound(2, written);
+        Configuration restore = new Configuration(conf);
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.toUri().toString());
+        jobs.add(run(sink, restore, 2));
+        awaitCommitted(sink, written.size());
+
+        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+    }
+
+    @Test
+    void restoresFromASavepointAtAnotherParallelism(@TempDir Path savepoints) throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "savepoint-" + COUNTER.incrementAndGet();
+        JobClient first = run(sink, new Configuration(), 2);
+        List<String> written = new ArrayList<>();
+        writeRound(1, written);
+        awaitCommitted(sink, written.size());
+        emulator.tunnels().split(table, key("m")); // two channels, one per reader
+        writeRound(2, written);
+        awaitCommitted(sink, written.size());
+
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get();
+        writeRound(3, written);
+        Configuration restore = new Configuration();
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        jobs.add(run(sink, restore, 1));
+        writeRound(4, written);
+        awaitCommitted(sink, written.size());
+
+        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+    }
+
+    @Test
+    void survivesTransientServerErrors() throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "faults-" + COUNTER.incrementAndGet();
+        emulator.faults().add(Faults.Rule.error("tunnel/readrecords", "OTSServerBusy", 503, 3));
+        emulator.faults().add(Faults.Rule.error("tunnel/describe", "OTSServerBusy", 503, 2));
+        try {
+            jobs.add(run(sink, new Configuration(), 2));
+            List<String> written = new ArrayList<>();
+            writeRound(1, written);
+            awaitCommitted(sink, written.size());
+
+            assertThat(CommittingListSink.committed(sink))
+                    .containsExactlyInAnyOrderElementsOf(written);
+            assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        } finally {
+            emulator.faults().clear();
+        }
+    }
+
+    @Test
+    void readsTheBaseDataThenTheStreamOfABaseAndStreamTunnel() throws Exception {
+        givenTable();
+        put("a", 1);
+        put("b", 2);
+        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.BaseAndStream));
+        String sink = "base-stream-" + COUNTER.incrementAndGet();
+        jobs.add(run(sink, new Configuration(), 2));
+        update("a", 10);
+        put("c", 3);
+
+        awaitCommitted(sink, 4);
+        assertThat(perKey(CommittingListSink.committed(sink)))
+                .containsEntry("id='a'", List.of("PUT id='a' v=1", "UPDATE id='a' v=10"))
+                .containsEntry("id='b'", List.of("PUT id='b' v=2"))
+                .containsEntry("id='c'", List.of("PUT id='c' v=3"))
+                .hasSize(3);
+    }
+
+    @Test
+    void recoversFromATaskFailureMidChannelExactlyOnce() throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "failover-" + COUNTER.incrementAndGet();
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        FailOnce.ARMED.put(sink, new java.util.concurrent.atomic.AtomicBoolean(true));
+        jobs.add(run(sink, conf, 2, new FailOnce(sink, "id='p2'")));
+        List<String> written = new ArrayList<>();
+        writeRound(1, written);
+        awaitCommitted(sink, written.size());
+        writeRound(2, written); // the task fails at p2, after the first round was committed
+        writeRound(3, written);
+        awaitCommitted(sink, written.size());
+
+        assertThat(FailOnce.ARMED.get(sink)).isFalse();
+        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+    }
+
+    /** Throws once, on the first record that contains {@code marker}. */
+    private static final class FailOnce implements MapFunction<String, String> {
+        static final Map<String, java.util.concurrent.atomic.AtomicBoolean> ARMED =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        private static final long serialVersionUID = 1L;
+        private final String name;
+        private final String marker;
+
+        FailOnce(String name, String marker) {
+            this.name = name;
+            this.marker = marker;
+        }
+
+        @Override
+        public String map(String value) {
+            if (value.contains(marker) && ARMED.get(name).compareAndSet(true, false)) {
+                throw new IllegalStateException("Injected task failure at " + value);
+            }
+            return value;
+        }
+    }
+
+    // ---- job ----
+
+    private JobClient run(String sinkName, Configuration conf, int parallelism) throws Exception {
+        return run(sinkName, conf, parallelism, value -> value);
+    }
+
+    private JobClient run(
+            String sinkName, Configuration conf, int parallelism, MapFunction<String, String> map)
+            throws Exception {
+        Configuration config = new Configuration();
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        config.addAll(conf);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        env.setParallelism(parallelism);
+        env.fromSource(source(), WatermarkStrategy.noWatermarks(), "tablestore-cdc")
+                .uid("source")
+                .map(map)
+                .uid("map")
+                .addSink(new CommittingListSink(sinkName))
+                .uid("sink")
+                .setParallelism(1);
+        return env.executeAsync("tablestore-cdc " + sinkName);
+    }
+
+    private TablestoreCdcSource<String> source() {
+        return TablestoreCdcSource.<String>builder()
+                .setEndpoint(emulator.endpoint())
+                .setInstanceName(emulator.instanceName())
+                .setCredentials(emulator.accessKeyId(), emulator.accessKeySecret())
+                .setTableName(table)
+                .setTunnelName(tunnel)
+                .setDiscoveryInterval(Duration.ofMillis(200))
+                .setHeartbeatInterval(Duration.ofSeconds(5))
+                .setHeartbeatTimeout(Duration.ofSeconds(30))
+                .setMetaTable(META_TABLE)
+                .setDeserializer(new RecordStrings())
+                .build();
+    }
+
+    // ---- data ----
+
+    private void givenTableWithStreamTunnel() {
+        givenTable();
+        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.Stream));
+    }
+
+    private void givenTable() {
+        int n = COUNTER.incrementAndGet();
+        table = "flink_t" + n;
+        tunnel = "flink_tunnel" + n;
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+    }
+
+    /** Puts, updates and deletes keys on both sides of "m". */
+    private void writeRound(int round, List<String> written) {
+        for (String k : List.of("c", "h", "p", "x")) {
+            String id = k + round;
+            put(id, round);
+            written.add("PUT id='" + id + "' v=" + round);
+            update(id, round * 10L);
+            written.add("UPDATE id='" + id + "' v=" + round * 10);
+        }
+        delete("h" + round);
+        written.add("DELETE id='h" + round + "'");
+    }
+
+    private void put(String id, long v) {
+        RowPutChange change = new RowPutChange(table, key(id));
+        change.addColumn(new Column("v", ColumnValue.fromLong(v)));
+        sync.putRow(new PutRowRequest(change));
+    }
+
+    private void update(String id, long v) {
+        RowUpdateChange change = new RowUpdateChange(table, key(id));
+        change.put(new Column("v", ColumnValue.fromLong(v)));
+        sync.updateRow(new UpdateRowRequest(change));
+    }
+
+    private void delete(String id) {
+        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
+    }
+
+    private static PrimaryKey key(String id) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
+                .build();
+    }
+
+    // ---- assertions ----
+
+    private static Map<String, List<String>> perKey(List<String> changes) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (String change : changes) {
+            String key = change.split(" ")[1];
+            out.computeIfAbsent(key, k -> new ArrayList<>()).add(change);
+        }
+        return new java.util.TreeMap<>(out);
+    }
+
+    private void awaitCommitted(String sink, int count) {
+        await(
+                count + " committed changes (have " + CommittingListSink.committed(sink) + ")",
+                () -> {
+                    requireNoJobFailed();
+                    return CommittingListSink.committed(sink).size() >= count;
+                });
+    }
+
+    private void requireNoJobFailed() {
+        for (JobClient job : jobs) {
+            if (job.getJobStatus().join() == JobStatus.FAILED) {
+                throw new AssertionError(
+                        "Job " + job.getJobID() + " failed",
+                        job.getJobExecutionResult().handle((r, e) -> e).join());
+            }
+        }
+    }
+
+    private static Path latestCheckpoint(Path root) {
+        Path[] found = new Path[1];
+        await("a retained checkpoint", () -> (found[0] = findLatest(root).orElse(null)) != null);
+        return found[0];
+    }
+
+    private static Optional<Path> findLatest(Path root) {
+        try (Stream<Path> files = Files.walk(root, 3)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                    .filter(p -> Files.exists(p.resolve("_metadata")))
+                    .max((a, b) -> Long.compare(number(a), number(b)));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return Optional.empty(); // a subsumed checkpoint was deleted while walking
+        }
+    }
+
+    private static long number(Path chk) {
+        return Long.parseLong(chk.getFileName().toString().substring(4));
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + TIMEOUT + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.tablestorecdc.flink.source.reader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
+import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
+import io.tablestorecdc.flink.source.testing.RecordStrings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.junit.jupiter.api.Test;
+
+class ChannelSplitReaderTest {
+
+    private final FakeTunnelServer server =
+            new FakeTunnelServer("t", TunnelType.STREAM)
+                    .channel("a", ChannelType.STREAM)
+                    .append("a", 1, 2, 3, 4, 5)
+                    .seal("a")
+                    .batchSize(2);
+    private final AtomicReference<TunnelClientId> client =
+            new AtomicReference<>(new TunnelClientId("t", "c1"));
+    private final ChannelSplitReader reader =
+            new ChannelSplitReader(server.proxy(), () -> Optional.ofNullable(client.get()));
+
+    @Test
+    void readsEveryRecordWithThePositionAfterItThenFinishes() throws Exception {
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
+
+        List<PositionedRecord> records = new ArrayList<>();
+        Set<String> finished = drain(records);
+
+        assertThat(records)
+                .extracting(r -> RecordStrings.render(r.record()))
+                .containsExactly(
+                        "PUT id=1 v='v1'",
+                        "PUT id=2 v='v2'",
+                        "PUT id=3 v='v3'",
+                        "PUT id=4 v='v4'",
+                        "PUT id=5 v='v5'");
+        assertThat(records)
+                .extracting(PositionedRecord::after)
+                .containsExactly(
+                        ChannelPosition.at("a@0", 1),
+                        ChannelPosition.at("a@2"),
+                        ChannelPosition.at("a@2", 1),
+                        ChannelPosition.at("a@4"),
+                        ChannelPosition.finished());
+        assertThat(finished).containsExactly("a");
+    }
+
+    @Test
+    void resumingInsideAResponseSkipsWhatWasEmittedHoweverTheServerBatches() throws Exception {
+        server.batchSize(1); // the first run saw batches of 2; now the server sends 1 at a time
+        reader.handleSplitsChanges(
+                new SplitsAddition<>(List.of(split(ChannelPosition.at("a@2", 1)))));
+
+        List<PositionedRecord> records = new ArrayList<>();
+        drain(records);
+
+        assertThat(records)
+                .extracting(r -> RecordStrings.render(r.record()))
+                .containsExactly("PUT id=4 v='v4'", "PUT id=5 v='v5'");
+    }
+
+    @Test
+    void readsNothingUntilTheTunnelClientIsKnown() throws Exception {
+        client.set(null);
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
+
+        RecordsWithSplitIds<PositionedRecord> batch = reader.fetch();
+
+        assertThat(batch.nextSplit()).isNull();
+        assertThat(batch.finishedSplits()).isEmpty();
+    }
+
+    @Test
+    void pausedChannelsAreNotRead() throws Exception {
+        ChannelSplit split = split(ChannelPosition.at("a@0"));
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
+        reader.pauseOrResumeSplits(List.of(split), List.of());
+
+        assertThat(reader.fetch().nextSplit()).isNull();
+
+        reader.pauseOrResumeSplits(List.of(), List.of(split));
+        assertThat(reader.fetch().nextSplit()).isEqualTo("a");
+    }
+
+    private Set<String> drain(List<PositionedRecord> records) throws Exception {
+        Set<String> finished = new java.util.TreeSet<>();
+        for (int i = 0; i < 20 && finished.isEmpty(); i++) {
+            RecordsWithSplitIds<PositionedRecord> batch = reader.fetch();
+            while (batch.nextSplit() != null) {
+                PositionedRecord r;
+                while ((r = batch.nextRecordFromSplit()) != null) {
+                    records.add(r);
+                }
+            }
+            finished.addAll(batch.finishedSplits());
+        }
+        return finished;
+    }
+
+    private static ChannelSplit split(ChannelPosition position) {
+        return new ChannelSplit("a", ChannelType.STREAM, position);
+    }
+}

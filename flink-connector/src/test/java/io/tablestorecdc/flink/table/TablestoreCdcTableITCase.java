@@ -1,0 +1,331 @@
+package io.tablestorecdc.flink.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RowDeleteChange;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@code 'connector' = 'tablestore-cdc'} in SQL, against the emulator. */
+class TablestoreCdcTableITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+
+    private static TablestoreEmulator emulator;
+    private static SyncClient sync;
+    private static TunnelClient tunnels;
+
+    private final List<TableResult> queries = new ArrayList<>();
+    private StreamTableEnvironment tEnv;
+    private String table;
+    private String tunnel;
+
+    @BeforeAll
+    static void startEmulator() {
+        emulator = TablestoreEmulator.builder().build().start();
+        sync =
+                new SyncClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+        tunnels =
+                new TunnelClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+    }
+
+    @AfterAll
+    static void stopEmulator() {
+        tunnels.shutdown();
+        sync.shutdown();
+        emulator.close();
+    }
+
+    @BeforeEach
+    void setUp() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.enableCheckpointing(300);
+        env.setParallelism(2);
+        tEnv = StreamTableEnvironment.create(env);
+        int n = COUNTER.incrementAndGet();
+        table = "sql_t" + n;
+        tunnel = "sql_tunnel" + n;
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.Stream));
+    }
+
+    @AfterEach
+    void cancelQueries() {
+        for (TableResult query : queries) {
+            query.getJobClient()
+                    .ifPresent(
+                            job -> {
+                                job.cancel().exceptionally(e -> null).join();
+                                // Wait for the end, so the source closes while the emulator runs.
+                                job.getJobExecutionResult().handle((r, e) -> null).join();
+                            });
+        }
+    }
+
+    private TableResult query(String sql) {
+        TableResult result = tEnv.executeSql(sql);
+        queries.add(result);
+        return result;
+    }
+
+    @Test
+    void anUpsertQueryEndsWithTheSourceTablesStateAfterPartialUpdatesAndDeletes() throws Exception {
+        tEnv.executeSql(ddl("src", "PRIMARY KEY (id) NOT ENFORCED", ""));
+        TableResult result = query("SELECT id, v, name FROM src");
+
+        put("a", 1, "x");
+        put("b", 2, "y");
+        updateV("a", 10); // partial: name untouched, must stay 'x'
+        delete("b");
+        put("c", 3, "z");
+        deleteName("c");
+
+        Map<String, List<Object>> expected = new TreeMap<>();
+        expected.put("a", Arrays.asList("a", 10L, "x"));
+        expected.put("c", Arrays.asList("c", 3L, null));
+        assertThat(materializeUntil(result, expected)).isEqualTo(expected);
+    }
+
+    @Test
+    void insertOnlyModeAppendsEveryChangeWithItsMetadata() throws Exception {
+        tEnv.executeSql(
+                ddl(
+                        "log",
+                        "op STRING METADATA FROM 'op' VIRTUAL, channel STRING METADATA VIRTUAL",
+                        ", 'changelog.mode' = 'insert-only'"));
+        TableResult result = query("SELECT id, v, op, channel FROM log");
+
+        put("a", 1, "x");
+        updateV("a", 2);
+        delete("a");
+
+        List<Row> rows = collect(result, 3);
+        assertThat(rows).extracting(Row::getKind).containsOnly(RowKind.INSERT);
+        assertThat(rows)
+                .extracting(r -> r.getField(0) + " " + r.getField(1) + " " + r.getField(2))
+                .containsExactly("a 1 PUT", "a 2 UPDATE", "a null DELETE");
+        assertThat(rows).extracting(r -> (String) r.getField(3)).allMatch(c -> !c.isEmpty());
+    }
+
+    @Test
+    void upsertModeWithoutAPrimaryKeyFailsAtPlanningWithTheFix() {
+        tEnv.executeSql(ddl("nopk", "", ""));
+
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM nopk"))
+                .isInstanceOf(ValidationException.class)
+                .rootCause()
+                .hasMessageContaining("needs the table's primary key")
+                .hasMessageContaining("PRIMARY KEY (<key columns>) NOT ENFORCED")
+                .hasMessageContaining("'changelog.mode' = 'insert-only'");
+    }
+
+    @Test
+    void badOptionsFailAtPlanningWithTheFix() {
+        tEnv.executeSql(
+                ddl("bad_mode", "PRIMARY KEY (id) NOT ENFORCED", ", 'changelog.mode' = 'append'"));
+        tEnv.executeSql(
+                ddl("bad_start", "PRIMARY KEY (id) NOT ENFORCED", ", 'tunnel.start' = 'soon'"));
+        tEnv.executeSql(ddl("bad_key", "PRIMARY KEY (id) NOT ENFORCED", ", 'tunnel.nmae' = 'x'"));
+
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_mode"))
+                .rootCause()
+                .hasMessageContaining("Invalid 'changelog.mode' = 'append'")
+                .hasMessageContaining("'upsert' or 'insert-only'");
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_start"))
+                .rootCause()
+                .hasMessageContaining("Invalid tunnel.start 'soon'");
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_key"))
+                .rootCause()
+                .hasMessageContaining("Unsupported options")
+                .hasMessageContaining("tunnel.nmae");
+    }
+
+    @Test
+    void theSecretNeverAppearsInThePlan() {
+        tEnv.executeSql(ddl("src", "PRIMARY KEY (id) NOT ENFORCED", ""));
+
+        String plan = tEnv.explainSql("SELECT * FROM src", ExplainDetail.JSON_EXECUTION_PLAN);
+
+        assertThat(plan).contains("TablestoreCdc").doesNotContain(emulator.accessKeySecret());
+    }
+
+    // ---- harness ----
+
+    private String ddl(String name, String extraColumns, String extraOptions) {
+        return "CREATE TABLE "
+                + name
+                + " (id STRING, v BIGINT, name STRING"
+                + (extraColumns.isEmpty() ? "" : ", " + extraColumns)
+                + ") WITH ('connector' = 'tablestore-cdc'"
+                + ", 'endpoint' = '"
+                + emulator.endpoint()
+                + "'"
+                + ", 'instance.name' = '"
+                + emulator.instanceName()
+                + "'"
+                + ", 'access.key.id' = '"
+                + emulator.accessKeyId()
+                + "'"
+                + ", 'access.key.secret' = '"
+                + emulator.accessKeySecret()
+                + "'"
+                + ", 'table.name' = '"
+                + table
+                + "'"
+                + ", 'tunnel.name' = '"
+                + tunnel
+                + "'"
+                + ", 'discovery.interval' = '200ms', 'heartbeat.interval' = '5s'"
+                + extraOptions
+                + ")";
+    }
+
+    /** Applies the changelog to a keyed map until it equals {@code expected} (or times out). */
+    private static Map<String, List<Object>> materializeUntil(
+            TableResult result, Map<String, List<Object>> expected) throws Exception {
+        Map<String, List<Object>> state = new TreeMap<>();
+        List<Row> seen = new ArrayList<>();
+        readUntil(
+                result,
+                row -> {
+                    seen.add(row);
+                    String key = (String) row.getField(0);
+                    if (row.getKind() == RowKind.INSERT || row.getKind() == RowKind.UPDATE_AFTER) {
+                        state.put(
+                                key,
+                                Arrays.asList(row.getField(0), row.getField(1), row.getField(2)));
+                    } else {
+                        state.remove(key);
+                    }
+                    return state.equals(expected);
+                },
+                () -> "state " + state + " from changelog " + seen);
+        return state;
+    }
+
+    private static List<Row> collect(TableResult result, int count) throws Exception {
+        List<Row> out = new ArrayList<>();
+        readUntil(result, row -> out.add(row) && out.size() >= count, () -> "rows " + out);
+        return out;
+    }
+
+    /**
+     * Feeds result rows to {@code done} until it returns true; fails after the timeout (the
+     * iterator blocks while the unbounded query has nothing new, so it is read on its own thread).
+     */
+    private static void readUntil(
+            TableResult result,
+            java.util.function.Predicate<Row> done,
+            java.util.function.Supplier<String> progress)
+            throws Exception {
+        java.util.concurrent.ExecutorService reader =
+                java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (CloseableIterator<Row> rows = result.collect()) {
+            java.util.concurrent.Future<?> reading =
+                    reader.submit(
+                            () -> {
+                                while (rows.hasNext()) {
+                                    if (done.test(rows.next())) {
+                                        return;
+                                    }
+                                }
+                            });
+            try {
+                reading.get(TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("Timed out after " + TIMEOUT + "; " + progress.get());
+            }
+        } finally {
+            reader.shutdownNow();
+        }
+    }
+
+    private void put(String id, long v, String name) {
+        RowPutChange change = new RowPutChange(table, key(id));
+        change.addColumn(new Column("v", ColumnValue.fromLong(v)));
+        change.addColumn(new Column("name", ColumnValue.fromString(name)));
+        sync.putRow(new PutRowRequest(change));
+    }
+
+    private void updateV(String id, long v) {
+        RowUpdateChange change = new RowUpdateChange(table, key(id));
+        change.put(new Column("v", ColumnValue.fromLong(v)));
+        sync.updateRow(new UpdateRowRequest(change));
+    }
+
+    private void deleteName(String id) {
+        RowUpdateChange change = new RowUpdateChange(table, key(id));
+        change.deleteColumns("name");
+        sync.updateRow(new UpdateRowRequest(change));
+    }
+
+    private void delete(String id) {
+        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
+    }
+
+    private static PrimaryKey key(String id) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
+                .build();
+    }
+}

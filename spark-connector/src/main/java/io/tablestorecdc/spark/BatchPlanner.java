@@ -1,0 +1,191 @@
+package io.tablestorecdc.spark;
+
+import io.tablestorecdc.checkpoint.merge.MergeResult;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.tunnel.ReadResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
+
+/**
+ * Plans batches on the driver: which channels the next batch reads, with which record caps, and the
+ * carried-forward part of its end snapshot.
+ *
+ * <p>The plan is made once, when Spark asks for the next offset, and is then durable twice: the
+ * carried entries in the meta table, the read set in the offset Spark logs. A batch re-run after a
+ * restart therefore reads the same channels from the same start (invariant 1). A channel is read
+ * only once it is in the committed start snapshot; a channel adopted in a merge is carried into the
+ * end snapshot first and read from the next batch on.
+ */
+final class BatchPlanner {
+
+    private static final int SNAPSHOTS_CACHED = 4;
+
+    private final SourceConnection connection;
+    private final TablestoreSourceOptions options;
+    private ChannelStatus status = ChannelStatus.NONE;
+    private final Map<BatchToken, BatchSnapshot> snapshots =
+            new LinkedHashMap<>(8, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<BatchToken, BatchSnapshot> e) {
+                    return size() > SNAPSHOTS_CACHED;
+                }
+            };
+
+    BatchPlanner(SourceConnection connection, TablestoreSourceOptions options) {
+        this.connection = connection;
+        this.options = options;
+    }
+
+    /** Seeds the first snapshot of a query from the server's checkpoints. */
+    TablestoreOffset seed() {
+        MergeResult merge = connection.merge(Optional.empty());
+        BatchToken token = BatchToken.random();
+        connection.metaStore().seed(merge.snapshotFor(token), 0L);
+        return TablestoreOffset.initial(token);
+    }
+
+    /** The complete snapshot of a committed token (cached: committed snapshots never change). */
+    synchronized BatchSnapshot snapshot(BatchToken token) {
+        BatchSnapshot cached = snapshots.get(token);
+        if (cached == null) {
+            cached = connection.metaStore().read(connection.tunnelId(), token);
+            snapshots.put(token, cached);
+        }
+        return cached;
+    }
+
+    /**
+     * The end offset of the next batch after {@code start}, or {@code start} itself when there is
+     * nothing to read and no channel to adopt (no empty batches: invariant 7).
+     */
+    TablestoreOffset next(TablestoreOffset start, ReadLimit limit, OptionalLong cutoffMicros) {
+        BatchSnapshot committed = snapshot(start.token());
+        MergeResult merge = connection.merge(Optional.of(committed));
+        List<ChannelBacklog> toRead = readableWithData(start, committed, merge, cutoffMicros);
+        status = ChannelStatus.of(merge, toRead.stream().map(ChannelBacklog::entry).toList());
+        if (toRead.isEmpty() && merge.adopted().isEmpty()) {
+            return start;
+        }
+        TablestoreOffset end =
+                new TablestoreOffset(BatchToken.random(), start.batch() + 1, caps(toRead, limit));
+        List<ChannelCheckpoint> carried = new ArrayList<>();
+        merge.entries().values().stream()
+                .filter(e -> !end.read().containsKey(e.channelId()))
+                .forEach(carried::add);
+        connection
+                .metaStore()
+                .carryForward(
+                        connection.tunnelId(),
+                        end.token(),
+                        end.batch(),
+                        merge.entries().keySet(),
+                        carried);
+        return end;
+    }
+
+    private List<ChannelBacklog> readableWithData(
+            TablestoreOffset start,
+            BatchSnapshot committed,
+            MergeResult merge,
+            OptionalLong cutoffMicros) {
+        Set<String> open = connection.session().openChannelIds();
+        List<ChannelBacklog> out = new ArrayList<>();
+        for (String id : merge.readable()) {
+            Optional<ChannelCheckpoint> entry = committed.channel(id);
+            if (entry.isPresent() && open.contains(id) && !pastCutoff(entry.get(), cutoffMicros)) {
+                ChannelBacklog backlog = backlog(start, entry.get());
+                if (backlog.records() > 0) {
+                    out.add(backlog);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Trigger.AvailableNow reads what was committed before it started: a channel whose last read
+     * record was committed at or after the cutoff is done for this run.
+     */
+    private static boolean pastCutoff(ChannelCheckpoint entry, OptionalLong cutoffMicros) {
+        return cutoffMicros.isPresent()
+                && entry.lastSequence().timestampMicros() >= cutoffMicros.getAsLong();
+    }
+
+    /** What the last planning saw, for the query progress. */
+    synchronized ChannelStatus status() {
+        return status;
+    }
+
+    /**
+     * A lower bound of what reading the channel now would deliver (0: nothing, not even its end). A
+     * channel that filled its cap in the last batch has an unknown, large backlog; any other is
+     * probed with one read whose records are dropped (a tunnel has no cheaper "is there more"
+     * call).
+     */
+    private ChannelBacklog backlog(TablestoreOffset start, ChannelCheckpoint entry) {
+        Long lastCap = start.read().get(entry.channelId());
+        if (lastCap != null
+                && lastCap != TablestoreOffset.UNCAPPED
+                && entry.batchRecords() >= lastCap) {
+            return new ChannelBacklog(entry, ChannelBacklog.LARGE);
+        }
+        ChannelPosition position = entry.position();
+        ReadResult probe =
+                connection
+                        .proxy()
+                        .readRecords(connection.clientId(), entry.channelId(), position.token());
+        return new ChannelBacklog(entry, ChannelBacklog.estimate(probe, position.skip()));
+    }
+
+    /** Per-channel caps for the channels with data to read. */
+    SortedMap<String, Long> caps(List<ChannelBacklog> channels, ReadLimit limit) {
+        return caps(channels, limit, options.maxRowsPerChannel());
+    }
+
+    /**
+     * {@code max.rows.per.trigger} split in proportion to each channel's backlog (so a nearly idle
+     * channel does not take an even share it cannot use), at least 1 record each, and at most
+     * {@code max.rows.per.channel} each.
+     */
+    static SortedMap<String, Long> caps(
+            List<ChannelBacklog> channels, ReadLimit limit, long perChannel) {
+        SortedMap<String, Long> caps = new TreeMap<>();
+        if (!(limit instanceof ReadMaxRows max)) {
+            channels.forEach(c -> caps.put(c.entry().channelId(), perChannel));
+            return caps;
+        }
+        long total = max.maxRows();
+        long weights = 0;
+        for (ChannelBacklog c : channels) {
+            weights += Math.min(c.records(), total);
+        }
+        long given = 0;
+        for (ChannelBacklog c : channels) {
+            long weight = Math.min(c.records(), total);
+            long share = (long) ((double) total * weight / Math.max(1L, weights));
+            caps.put(c.entry().channelId(), Math.max(1L, share));
+            given += Math.max(1L, share);
+        }
+        for (ChannelBacklog c : channels) {
+            String id = c.entry().channelId();
+            if (given < total && caps.get(id) < Math.min(c.records(), total)) {
+                caps.put(id, caps.get(id) + 1);
+                given++;
+            }
+        }
+        caps.replaceAll((id, cap) -> Math.min(cap, perChannel));
+        return caps;
+    }
+}

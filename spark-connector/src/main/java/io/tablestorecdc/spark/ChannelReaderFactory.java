@@ -1,0 +1,25 @@
+package io.tablestorecdc.spark;
+
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+
+/** Builds a {@link ChannelPartitionReader} per channel partition, on the executor. */
+final class ChannelReaderFactory implements PartitionReaderFactory {
+
+    private static final long serialVersionUID = 1L;
+
+    private final TablestoreSourceOptions options;
+    private final OutputSchema schema;
+
+    ChannelReaderFactory(TablestoreSourceOptions options, OutputSchema schema) {
+        this.options = options;
+        this.schema = schema;
+    }
+
+    @Override
+    public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        return ChannelPartitionReader.open(options, schema, (ChannelInputPartition) partition);
+    }
+}

@@ -1,0 +1,232 @@
+package io.tablestorecdc.spark;
+
+import io.tablestorecdc.checkpoint.model.CellValue;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The rows this source produces: primary-key columns (from DescribeTable), then either the
+ * attribute columns the user's schema declares or one {@value #VALUES} map of every attribute value
+ * as a string, then the metadata columns.
+ *
+ * <p>A user schema lists the attribute columns wanted, with types; it may also repeat primary-key
+ * and metadata columns (for example a schema copied from a previous run), which must then have
+ * their fixed types.
+ */
+public final class OutputSchema implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** {@code PUT}, {@code UPDATE} or {@code DELETE}. */
+    public static final String OP = "_op";
+
+    /** The change's commit time; null when the server sends none (base data). */
+    public static final String COMMIT_TS = "_commit_ts";
+
+    /** The tunnel channel the change was read from. */
+    public static final String CHANNEL = "_channel";
+
+    /** Orders the changes of one key: struct of epoch, commit timestamp (µs) and row index. */
+    public static final String SEQ = "_seq";
+
+    /**
+     * Attribute column to PUT / DELETE_ONE_VERSION / DELETE_ALL_VERSION, for the columns touched.
+     */
+    public static final String COLUMN_OPS = "_column_ops";
+
+    /** Without a user schema: every attribute value the change carries, as a string. */
+    public static final String VALUES = "_values";
+
+    static final StructType SEQ_TYPE =
+            new StructType()
+                    .add("epoch", DataTypes.IntegerType, false)
+                    .add("timestamp", DataTypes.LongType, false)
+                    .add("row_index", DataTypes.IntegerType, false);
+
+    static final DataType STRING_MAP =
+            DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false);
+
+    private static final List<DataType> ATTRIBUTE_TYPES =
+            List.of(
+                    DataTypes.StringType,
+                    DataTypes.LongType,
+                    DataTypes.IntegerType,
+                    DataTypes.ShortType,
+                    DataTypes.ByteType,
+                    DataTypes.DoubleType,
+                    DataTypes.BooleanType,
+                    DataTypes.BinaryType);
+
+    private final List<PrimaryKeyColumn> primaryKey;
+    private final List<StructField> attributes;
+    private final boolean valuesMap;
+    private final StructType sparkSchema;
+
+    private OutputSchema(
+            List<PrimaryKeyColumn> primaryKey, List<StructField> attributes, boolean valuesMap) {
+        this.primaryKey = List.copyOf(primaryKey);
+        this.attributes = List.copyOf(attributes);
+        this.valuesMap = valuesMap;
+        this.sparkSchema = build();
+    }
+
+    /** The schema without a user schema: primary key, the {@value #VALUES} map, metadata. */
+    public static OutputSchema inferred(List<PrimaryKeyColumn> primaryKey) {
+        return new OutputSchema(primaryKey, List.of(), true);
+    }
+
+    /**
+     * The schema for a given Spark schema: the user's attribute columns (or, when it holds a
+     * {@value #VALUES} column and no attribute columns, the inferred layout).
+     *
+     * @throws IllegalArgumentException naming each column that cannot be produced and the fix
+     */
+    public static OutputSchema of(List<PrimaryKeyColumn> primaryKey, StructType given) {
+        Map<String, DataType> fixed = fixedColumns(primaryKey);
+        List<StructField> attributes = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        boolean values = false;
+        Set<String> seen = new HashSet<>();
+        for (StructField field : given.fields()) {
+            if (!seen.add(field.name())) {
+                problems.add("column '" + field.name() + "' is declared twice: remove one");
+            } else if (fixed.containsKey(field.name())) {
+                values |= field.name().equals(VALUES);
+                checkFixed(field, fixed.get(field.name()), problems);
+            } else if (ATTRIBUTE_TYPES.contains(field.dataType())) {
+                attributes.add(
+                        new StructField(field.name(), field.dataType(), true, field.metadata()));
+            } else {
+                problems.add(unsupported(field));
+            }
+        }
+        if (values && !attributes.isEmpty()) {
+            problems.add(
+                    "the schema declares attribute columns and the "
+                            + VALUES
+                            + " map: declare either attribute columns or "
+                            + VALUES
+                            + ", not both");
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "The schema given to readStream.schema(...) does not fit table columns: "
+                            + String.join("; ", problems));
+        }
+        return new OutputSchema(primaryKey, attributes, attributes.isEmpty());
+    }
+
+    private static Map<String, DataType> fixedColumns(List<PrimaryKeyColumn> primaryKey) {
+        Map<String, DataType> fixed = new LinkedHashMap<>();
+        primaryKey.forEach(pk -> fixed.put(pk.name(), primaryKeyType(pk.type())));
+        fixed.put(VALUES, STRING_MAP);
+        fixed.put(OP, DataTypes.StringType);
+        fixed.put(COMMIT_TS, DataTypes.TimestampType);
+        fixed.put(CHANNEL, DataTypes.StringType);
+        fixed.put(SEQ, SEQ_TYPE);
+        fixed.put(COLUMN_OPS, STRING_MAP);
+        return fixed;
+    }
+
+    private static void checkFixed(StructField field, DataType wanted, List<String> problems) {
+        if (!sameShape(field.dataType(), wanted)) {
+            problems.add(
+                    "column '"
+                            + field.name()
+                            + "' is "
+                            + field.dataType().simpleString()
+                            + " but this source always produces it as "
+                            + wanted.simpleString()
+                            + ": declare it as "
+                            + wanted.simpleString()
+                            + " or leave it out");
+        }
+    }
+
+    // Nullability of nested types is not the user's to choose; compare the shape only.
+    private static boolean sameShape(DataType a, DataType b) {
+        return a.simpleString().equals(b.simpleString());
+    }
+
+    private static String unsupported(StructField field) {
+        List<String> names = new ArrayList<>();
+        ATTRIBUTE_TYPES.forEach(t -> names.add(t.simpleString()));
+        return "column '"
+                + field.name()
+                + "' has type "
+                + field.dataType().simpleString()
+                + ", which no Tablestore value converts to: use one of "
+                + names;
+    }
+
+    static DataType primaryKeyType(CellValue.Type type) {
+        return switch (type) {
+            case STRING -> DataTypes.StringType;
+            case INTEGER -> DataTypes.LongType;
+            case BINARY -> DataTypes.BinaryType;
+            default ->
+                    throw new IllegalArgumentException(
+                            "A primary-key column cannot be of type " + type);
+        };
+    }
+
+    private StructType build() {
+        StructType schema = new StructType();
+        for (PrimaryKeyColumn pk : primaryKey) {
+            schema = schema.add(pk.name(), primaryKeyType(pk.type()), false);
+        }
+        if (valuesMap) {
+            schema = schema.add(VALUES, STRING_MAP, false);
+        }
+        for (StructField attribute : attributes) {
+            schema = schema.add(attribute);
+        }
+        return schema.add(OP, DataTypes.StringType, false)
+                .add(COMMIT_TS, DataTypes.TimestampType, true)
+                .add(CHANNEL, DataTypes.StringType, false)
+                .add(SEQ, SEQ_TYPE, false)
+                .add(COLUMN_OPS, STRING_MAP, false);
+    }
+
+    public StructType sparkSchema() {
+        return sparkSchema;
+    }
+
+    public List<PrimaryKeyColumn> primaryKey() {
+        return primaryKey;
+    }
+
+    /** The declared attribute columns; empty in the {@value #VALUES}-map layout. */
+    public List<StructField> attributes() {
+        return attributes;
+    }
+
+    public boolean valuesMap() {
+        return valuesMap;
+    }
+
+    /** The attribute column of this name, if the user declared it. */
+    Optional<Integer> attributeIndex(String name) {
+        for (int i = 0; i < attributes.size(); i++) {
+            if (attributes.get(i).name().equals(name)) {
+                return Optional.of(i);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public String toString() {
+        return "OutputSchema" + sparkSchema.simpleString();
+    }
+}

@@ -1,0 +1,77 @@
+package io.tablestorecdc.spark;
+
+import com.alicloud.openservices.tablestore.ClientException;
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads the source table's primary key with DescribeTable: the one table call the schema needs. */
+final class SdkTableDescriber {
+
+    private SdkTableDescriber() {}
+
+    /**
+     * The primary-key columns of {@code tableName}, in key order.
+     *
+     * @throws IllegalArgumentException when the table does not exist or cannot be described
+     */
+    static List<PrimaryKeyColumn> primaryKey(TablestoreEndpoint endpoint, String tableName) {
+        SyncClient client =
+                new SyncClient(
+                        endpoint.endpoint(),
+                        endpoint.credentials().accessKeyId(),
+                        endpoint.credentials().accessKeySecret(),
+                        endpoint.instanceName(),
+                        endpoint.credentials().stsToken().orElse(null));
+        try {
+            List<PrimaryKeyColumn> columns = new ArrayList<>();
+            for (PrimaryKeySchema pk :
+                    client.describeTable(new DescribeTableRequest(tableName))
+                            .getTableMeta()
+                            .getPrimaryKeyList()) {
+                columns.add(new PrimaryKeyColumn(pk.getName(), type(pk)));
+            }
+            return columns;
+        } catch (TableStoreException e) {
+            throw describeFailed(endpoint, tableName, e.getErrorCode() + ": " + e.getMessage(), e);
+        } catch (ClientException e) {
+            throw describeFailed(endpoint, tableName, e.getMessage(), e);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static CellValue.Type type(PrimaryKeySchema pk) {
+        return switch (pk.getType()) {
+            case STRING -> CellValue.Type.STRING;
+            case INTEGER -> CellValue.Type.INTEGER;
+            case BINARY -> CellValue.Type.BINARY;
+        };
+    }
+
+    private static IllegalArgumentException describeFailed(
+            TablestoreEndpoint endpoint, String tableName, String why, Exception cause) {
+        return new IllegalArgumentException(
+                "Could not describe table '"
+                        + tableName
+                        + "' on instance "
+                        + endpoint.instanceName()
+                        + " at "
+                        + endpoint.endpoint()
+                        + " ("
+                        + why
+                        + "). Check the options "
+                        + TablestoreSourceOptions.TABLE_NAME
+                        + ", "
+                        + TablestoreSourceOptions.ENDPOINT
+                        + ", "
+                        + TablestoreSourceOptions.INSTANCE_NAME
+                        + " and the access key.",
+                cause);
+    }
+}

@@ -1,0 +1,344 @@
+package io.tablestorecdc.spark;
+
+import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
+import io.tablestorecdc.checkpoint.merge.ChannelListCache;
+import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
+import io.tablestorecdc.checkpoint.merge.MergeResult;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTableException;
+import io.tablestorecdc.checkpoint.meta.OwnerLease;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ServerChannel;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
+import io.tablestorecdc.checkpoint.tunnel.TunnelException;
+import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
+import io.tablestorecdc.checkpoint.tunnel.TunnelSession;
+import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver's connection to Tablestore for one streaming query: the meta store, the owner lease
+ * (invariant 8) and the one tunnel client, with heartbeats and lease renewals on a daemon thread.
+ *
+ * <p>Opened in that order — lease before tunnel client — so that a second query on the same tunnel
+ * is refused before its client could take channels from the first.
+ */
+final class SourceConnection implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SourceConnection.class);
+
+    static final long LEASE_MILLIS = Duration.ofMinutes(2).toMillis();
+    private static final long RENEW_EVERY_MILLIS = Duration.ofSeconds(20).toMillis();
+    private static final Duration LISTING_TTL = Duration.ofSeconds(5);
+    private static final String CLIENT_TAG = "tablestore-cdc-spark";
+
+    private final TablestoreSourceOptions options;
+    private final SdkMetaTableClient metaClient;
+    private final MetaStore metaStore;
+    private final TunnelProxy proxy;
+    private final TunnelDescription tunnel;
+    private final ScheduledExecutorService scheduler;
+    private final Map<String, ChannelPosition> adoptions = new HashMap<>();
+    private volatile OwnerLease lease;
+    private volatile RuntimeException failure;
+    private TunnelSession session;
+    private ChannelListCache listing;
+
+    private SourceConnection(
+            TablestoreSourceOptions options,
+            SdkMetaTableClient metaClient,
+            TunnelProxy proxy,
+            TunnelDescription tunnel) {
+        this.options = options;
+        this.metaClient = metaClient;
+        this.metaStore = new MetaStore(metaClient);
+        this.proxy = proxy;
+        this.tunnel = tunnel;
+        this.scheduler =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "tablestore-cdc-" + tunnel.tunnelName());
+                            t.setDaemon(true);
+                            return t;
+                        });
+    }
+
+    /**
+     * Connects: meta table (created if missing), tunnel (created if configured), owner lease for
+     * {@code consumerId}, tunnel client with heartbeats.
+     */
+    static SourceConnection open(TablestoreSourceOptions options, String consumerId) {
+        TablestoreEndpoint endpoint = options.tablestoreEndpoint();
+        SdkMetaTableClient metaClient = SdkMetaTableClient.connect(endpoint, options.metaTable());
+        TunnelProxy proxy = SdkTunnelProxy.create(endpoint);
+        SourceConnection connection = null;
+        try {
+            new MetaStore(metaClient).ensureTable();
+            connection = new SourceConnection(options, metaClient, proxy, describe(proxy, options));
+            connection.start(consumerId);
+            return connection;
+        } catch (RuntimeException e) {
+            if (connection != null) {
+                connection.close();
+            } else {
+                proxy.close();
+                metaClient.close();
+            }
+            throw e;
+        }
+    }
+
+    private static TunnelDescription describe(TunnelProxy proxy, TablestoreSourceOptions o) {
+        TunnelDescription description =
+                o.tunnelCreate().tunnelType().isPresent()
+                        ? createOrDescribe(proxy, o)
+                        : describeExisting(proxy, o);
+        if (description.expired()) {
+            throw new IllegalStateException(
+                    "Tunnel '"
+                            + o.tunnelName()
+                            + "' (id "
+                            + description.tunnelId()
+                            + ") has expired: its stream data is past retention. Create a new"
+                            + " tunnel and start from a new checkpoint location.");
+        }
+        return description;
+    }
+
+    private static TunnelDescription describeExisting(
+            TunnelProxy proxy, TablestoreSourceOptions o) {
+        try {
+            return proxy.describeTunnel(o.tableName(), o.tunnelName());
+        } catch (TunnelException e) {
+            // The service answers OTSParameterInvalid, not a "not found" code, for a missing
+            // tunnel.
+            if (e.kind() != TunnelException.Kind.NOT_FOUND
+                    && e.kind() != TunnelException.Kind.INVALID) {
+                throw e;
+            }
+            throw new IllegalStateException(
+                    "Tunnel '"
+                            + o.tunnelName()
+                            + "' of table '"
+                            + o.tableName()
+                            + "' cannot be described ("
+                            + e.getMessage()
+                            + "). If it does not exist, create it, or set option "
+                            + TablestoreSourceOptions.TUNNEL_CREATE
+                            + " to stream, base or base-and-stream to let this query create it.",
+                    e);
+        }
+    }
+
+    /** Creating first tells "exists" from "missing" reliably; describing a missing one does not. */
+    private static TunnelDescription createOrDescribe(
+            TunnelProxy proxy, TablestoreSourceOptions o) {
+        try {
+            proxy.createTunnel(
+                    o.tableName(),
+                    o.tunnelName(),
+                    o.tunnelCreate().tunnelType().get(),
+                    o.tunnelStart());
+            LOG.info("Created tunnel {} of table {}", o.tunnelName(), o.tableName());
+        } catch (TunnelException e) {
+            if (e.kind() != TunnelException.Kind.ALREADY_EXISTS) {
+                throw e;
+            }
+        }
+        return proxy.describeTunnel(o.tableName(), o.tunnelName());
+    }
+
+    private void start(String consumerId) {
+        lease = metaStore.acquireOwnership(tunnel.tunnelId(), consumerId, LEASE_MILLIS);
+        adoptions.putAll(metaStore.adoptions(tunnel.tunnelId()));
+        shutDownPredecessorClient();
+        session =
+                TunnelSession.open(
+                        proxy, tunnel.tunnelId(), TunnelSessionConfig.withDefaults(CLIENT_TAG));
+        metaStore.recordTunnelClient(tunnel.tunnelId(), session.clientId().clientId());
+        session.startHeartbeats(scheduler);
+        scheduler.scheduleWithFixedDelay(
+                this::renewLease, RENEW_EVERY_MILLIS, RENEW_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+        listing = new ChannelListCache(this::listChannels, LISTING_TTL);
+        LOG.info(
+                "tablestore-cdc source for tunnel {} ({}) of table {} started as client {}",
+                tunnel.tunnelName(),
+                tunnel.tunnelId(),
+                options.tableName(),
+                session.clientId().clientId());
+    }
+
+    /**
+     * A driver that crashed left its tunnel client holding channels until the server's heartbeat
+     * timeout (minutes). Holding the owner lease now, this query shuts that client down so the
+     * server hands the channels to the new client at once.
+     */
+    private void shutDownPredecessorClient() {
+        metaStore
+                .lastTunnelClient(tunnel.tunnelId())
+                .ifPresent(
+                        id -> {
+                            try {
+                                proxy.shutdown(new TunnelClientId(tunnel.tunnelId(), id));
+                                LOG.info("Shut down tunnel client {} of a previous run", id);
+                            } catch (TunnelException e) {
+                                LOG.info(
+                                        "Previous tunnel client {} is already gone: {}",
+                                        id,
+                                        e.getMessage());
+                            }
+                        });
+    }
+
+    private List<ServerChannel> listChannels() {
+        return proxy.describeTunnel(options.tableName(), options.tunnelName()).channels();
+    }
+
+    private void renewLease() {
+        try {
+            lease = metaStore.renewOwnership(lease, LEASE_MILLIS);
+        } catch (OwnershipLostException e) {
+            failure = e;
+            LOG.error("{}", e.getMessage());
+        } catch (MetaTableException | TunnelException e) {
+            LOG.warn(
+                    "Could not renew the owner lease of tunnel {}; retrying: {}",
+                    tunnelId(),
+                    e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("Unexpected error renewing the owner lease of tunnel {}", tunnelId(), e);
+        }
+    }
+
+    /** Throws the error that stopped this connection (lost lease, expired tunnel), if any. */
+    void checkHealthy() {
+        RuntimeException stoppedBy = failure;
+        if (stoppedBy != null) {
+            throw stoppedBy;
+        }
+        session.checkHealthy();
+    }
+
+    /**
+     * Merges the committed snapshot (empty for a first start) with the server listing. A first
+     * start adopts channels at the server checkpoints (a new checkpoint location takes over where
+     * the last consumer stopped); later merges restart a channel this consumer adopted before at
+     * its first adoption position (invariant 5).
+     */
+    MergeResult merge(Optional<BatchSnapshot> committed) {
+        AdoptionHistory history =
+                committed.isPresent()
+                        ? AdoptionHistory.of(adoptionsCopy())
+                        : AdoptionHistory.none();
+        CheckpointMerger merger =
+                new CheckpointMerger(
+                        tunnelId(),
+                        tunnel.type(),
+                        Optional.of(session.clientId().clientId()),
+                        options.onVanishedChannel());
+        MergeResult result =
+                merger.merge(committed, listing.channels(), this::serverCheckpoint, history);
+        result.warnings().forEach(LOG::warn);
+        recordAdoptions(result);
+        return result;
+    }
+
+    /** Empty when the server has no checkpoint yet (a WAIT child may have none). */
+    private Optional<ChannelPosition> serverCheckpoint(String channelId) {
+        try {
+            return Optional.of(session.serverCheckpoint(channelId).position());
+        } catch (TunnelException e) {
+            if (e.kind() == TunnelException.Kind.MALFORMED_RESPONSE
+                    || e.kind() == TunnelException.Kind.NOT_FOUND) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    private synchronized Map<String, ChannelPosition> adoptionsCopy() {
+        return new HashMap<>(adoptions);
+    }
+
+    private synchronized void recordAdoptions(MergeResult result) {
+        List<ChannelCheckpoint> fresh = new ArrayList<>();
+        for (String id : result.adopted()) {
+            ChannelCheckpoint entry = result.entries().get(id);
+            if (!adoptions.containsKey(id)) {
+                fresh.add(entry);
+                adoptions.put(id, entry.adoptedAt());
+            }
+        }
+        if (!fresh.isEmpty()) {
+            metaStore.recordAdoptions(tunnelId(), fresh);
+        }
+    }
+
+    /** Channels the server marked finished are hidden from listings until confirmed. */
+    void markFinished(Collection<String> channelIds) {
+        channelIds.forEach(listing::markFinished);
+    }
+
+    String tunnelId() {
+        return tunnel.tunnelId();
+    }
+
+    TunnelDescription tunnel() {
+        return tunnel;
+    }
+
+    TunnelClientId clientId() {
+        return session.clientId();
+    }
+
+    TunnelSession session() {
+        return session;
+    }
+
+    TunnelProxy proxy() {
+        return proxy;
+    }
+
+    MetaStore metaStore() {
+        return metaStore;
+    }
+
+    /** Releases the lease and the tunnel client so that the next consumer can start at once. */
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        if (session != null) {
+            session.close();
+        }
+        if (lease != null && failure == null) {
+            try {
+                metaStore.releaseOwnership(lease);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "Could not release the owner lease of tunnel {}: {}",
+                        tunnelId(),
+                        e.getMessage());
+            }
+        }
+        proxy.close();
+        metaClient.close();
+    }
+}

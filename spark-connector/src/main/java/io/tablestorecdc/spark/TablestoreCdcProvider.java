@@ -1,0 +1,52 @@
+package io.tablestorecdc.spark;
+
+import java.util.Map;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableProvider;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * {@code spark.readStream.format("tablestore-cdc")}: the change stream of a Tablestore table
+ * through a tunnel, as a micro-batch source (see docs/spark.md).
+ */
+public final class TablestoreCdcProvider implements TableProvider, DataSourceRegister {
+
+    /** The short name for {@code format(...)}. */
+    public static final String SHORT_NAME = "tablestore-cdc";
+
+    @Override
+    public String shortName() {
+        return SHORT_NAME;
+    }
+
+    /** Without a user schema: primary key, the {@code _values} map and the metadata columns. */
+    @Override
+    public StructType inferSchema(CaseInsensitiveStringMap options) {
+        TablestoreSourceOptions parsed = TablestoreSourceOptions.parse(options);
+        return OutputSchema.inferred(
+                        SdkTableDescriber.primaryKey(
+                                parsed.tablestoreEndpoint(), parsed.tableName()))
+                .sparkSchema();
+    }
+
+    /** A user schema declares the attribute columns wanted, with types. */
+    @Override
+    public boolean supportsExternalMetadata() {
+        return true;
+    }
+
+    @Override
+    public Table getTable(
+            StructType schema, Transform[] partitioning, Map<String, String> properties) {
+        TablestoreSourceOptions options = TablestoreSourceOptions.parse(properties);
+        OutputSchema output =
+                OutputSchema.of(
+                        SdkTableDescriber.primaryKey(
+                                options.tablestoreEndpoint(), options.tableName()),
+                        schema);
+        return new TablestoreCdcTable(options, output);
+    }
+}

@@ -1,0 +1,219 @@
+package io.tablestorecdc.spark;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RowDeleteChange;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamReader;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+
+/** An embedded emulator, a local SparkSession, and helpers to write rows and run queries. */
+final class CdcTestBed implements AutoCloseable {
+
+    static final String SECRET = "s3cr3t-Emulator-Key-9Qx7";
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+
+    final TablestoreEmulator emulator;
+    final SyncClient sync;
+    final SparkSession spark;
+
+    CdcTestBed() {
+        emulator = TablestoreEmulator.builder().accessKeySecret(SECRET).build().start();
+        sync =
+                new SyncClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+        spark =
+                SparkSession.builder()
+                        .master("local[2]")
+                        .appName("tablestore-cdc-it")
+                        .config("spark.ui.enabled", "false")
+                        .config("spark.sql.shuffle.partitions", "1")
+                        .config("spark.sql.streaming.pollingDelay", "10ms")
+                        .getOrCreate();
+    }
+
+    /** A new table with primary key (id STRING). */
+    String newTable() {
+        String name = "cdc_t" + COUNTER.incrementAndGet();
+        TableMeta meta = new TableMeta(name);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        return name;
+    }
+
+    static PrimaryKey key(String id) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
+                .build();
+    }
+
+    void put(String table, String id, long qty, String name) {
+        RowPutChange change = new RowPutChange(table, key(id));
+        change.addColumn(new Column("qty", ColumnValue.fromLong(qty)));
+        change.addColumn(new Column("name", ColumnValue.fromString(name)));
+        sync.putRow(new PutRowRequest(change));
+    }
+
+    void updateQtyDeleteName(String table, String id, long qty) {
+        RowUpdateChange change = new RowUpdateChange(table, key(id));
+        change.put(new Column("qty", ColumnValue.fromLong(qty)));
+        change.deleteColumns("name");
+        sync.updateRow(new UpdateRowRequest(change));
+    }
+
+    void delete(String table, String id) {
+        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
+    }
+
+    /** A reader that creates a stream tunnel from the table's first change. */
+    DataStreamReader reader(String table, String tunnel) {
+        return baseReader(table, tunnel)
+                .option("tunnel.create", "stream")
+                .option("tunnel.start", "earliest");
+    }
+
+    /** A reader of an existing tunnel. */
+    DataStreamReader baseReader(String table, String tunnel) {
+        return spark.readStream()
+                .format("tablestore-cdc")
+                .option("endpoint", emulator.endpoint())
+                .option("instance.name", emulator.instanceName())
+                .option("access.key.id", emulator.accessKeyId())
+                .option("access.key.secret", SECRET)
+                .option("table.name", table)
+                .option("tunnel.name", tunnel)
+                .option("channel.read.budget", "2s");
+    }
+
+    static Path checkpointDir() {
+        try {
+            return Files.createTempDirectory("tablestore-cdc-ckpt");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Starts a query that hands every batch to {@code sink}. */
+    StreamingQuery start(Dataset<Row> df, Path checkpoint, BatchSink sink) {
+        return start(
+                df, checkpoint, sink, Trigger.ProcessingTime(Duration.ofMillis(200).toMillis()));
+    }
+
+    /** Starts a query with {@code trigger} that hands every batch to {@code sink}. */
+    StreamingQuery start(Dataset<Row> df, Path checkpoint, BatchSink sink, Trigger trigger) {
+        try {
+            return df.writeStream()
+                    .trigger(trigger)
+                    .option("checkpointLocation", checkpoint.toString())
+                    .foreachBatch((VoidFunction2<Dataset<Row>, Long>) sink::accept)
+                    .start();
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
+            }
+            sleep();
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /** Waits for {@code condition}; fails at once if the query stops with an error. */
+    static void await(
+            StreamingQuery query, String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (!query.isActive()) {
+                throw new AssertionError(
+                        "Query stopped while waiting for " + what,
+                        query.exception().getOrElse(() -> null));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        sync.shutdown();
+        emulator.close();
+    }
+
+    /**
+     * An idempotent sink keyed by batch id (as a Delta or file sink is), which also keeps every
+     * delivery so tests can check that a replayed batch delivered the same rows.
+     */
+    static final class BatchSink {
+        final Map<Long, List<Row>> batches = new ConcurrentSkipListMap<>();
+        final List<Map.Entry<Long, List<Row>>> deliveries = new CopyOnWriteArrayList<>();
+
+        void accept(Dataset<Row> df, Long batchId) {
+            List<Row> rows = df.collectAsList();
+            deliveries.add(Map.entry(batchId, rows));
+            batches.put(batchId, rows);
+        }
+
+        /** Every committed row, in batch order. */
+        List<Row> rows() {
+            List<Row> all = new ArrayList<>();
+            new TreeMap<>(batches).values().forEach(all::addAll);
+            return all;
+        }
+
+        int count() {
+            return batches.values().stream().mapToInt(List::size).sum();
+        }
+    }
+}

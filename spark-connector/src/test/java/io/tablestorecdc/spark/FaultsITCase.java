@@ -1,0 +1,100 @@
+package io.tablestorecdc.spark;
+
+import static io.tablestorecdc.spark.CdcTestBed.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestorecdc.emulator.server.Faults;
+import io.tablestorecdc.spark.CdcTestBed.BatchSink;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Injected server errors (issue item 9). */
+class FaultsITCase {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(60);
+    static CdcTestBed bed;
+
+    @BeforeAll
+    static void start() {
+        bed = new CdcTestBed();
+    }
+
+    @AfterAll
+    static void stop() {
+        bed.close();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        bed.emulator.faults().clear();
+    }
+
+    static Faults.Rule busy(String api, double rate) {
+        return new Faults.Rule(
+                api,
+                Optional.of("OTSServerBusy"),
+                503,
+                Faults.UNLIMITED,
+                rate,
+                0,
+                OptionalInt.empty());
+    }
+
+    @Test
+    void serverBusyOnReadsAndHeartbeatsIsRetriedAndLosesNothing() throws Exception {
+        String table = bed.newTable();
+        bed.put(table, "k00", 0, "n");
+        BatchSink sink = new BatchSink();
+        StreamingQuery query =
+                bed.start(
+                        bed.reader(table, table + "_tunnel")
+                                .option("max.rows.per.channel", "6")
+                                .load(),
+                        CdcTestBed.checkpointDir(),
+                        sink);
+        try {
+            await(query, "first row", TIMEOUT, () -> sink.count() >= 1);
+            bed.emulator.faults().add(busy("tunnel/readrecords", 0.3));
+            bed.emulator.faults().add(busy("tunnel/heartbeat", 0.5));
+            for (int i = 1; i < 40; i++) {
+                bed.put(table, String.format("k%02d", i), i, "n");
+            }
+            await(query, "40 rows", TIMEOUT, () -> sink.count() >= 40);
+            Thread.sleep(500);
+        } finally {
+            query.stop();
+        }
+
+        List<String> ids = sink.rows().stream().map(r -> r.getString(0)).toList();
+        assertThat(ids)
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, 40)
+                                .mapToObj(i -> String.format("k%02d", i))
+                                .toList());
+    }
+
+    @Test
+    void anExpiredTunnelStopsTheQueryNamingTheTunnel() throws Exception {
+        String table = bed.newTable();
+        String tunnel = table + "_tunnel";
+        bed.put(table, "a", 1, "n");
+        BatchSink sink = new BatchSink();
+        StreamingQuery query =
+                bed.start(bed.reader(table, tunnel).load(), CdcTestBed.checkpointDir(), sink);
+        await(query, "first row", TIMEOUT, () -> sink.count() >= 1);
+
+        bed.emulator.tunnels().expireTunnel(tunnel);
+        CdcTestBed.awaitCondition("the query to fail", TIMEOUT, () -> !query.isActive());
+
+        assertThat(query.exception().get())
+                .hasStackTraceContaining("OTSTunnelExpired")
+                .hasStackTraceContaining("tablestore-cdc source on tunnel '" + tunnel + "'");
+    }
+}

@@ -1,0 +1,266 @@
+package io.tablestorecdc.spark;
+
+import static io.tablestorecdc.spark.CdcTestBed.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestorecdc.spark.CdcTestBed.BatchSink;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Real readStream queries against the embedded emulator (issue items 1 and 2). */
+class MicroBatchITCase {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static CdcTestBed bed;
+
+    @BeforeAll
+    static void start() {
+        bed = new CdcTestBed();
+    }
+
+    @AfterAll
+    static void stop() {
+        bed.close();
+    }
+
+    static String describe(Row r) {
+        Map<String, String> ops = r.getJavaMap(r.fieldIndex("_column_ops"));
+        return r.getString(r.fieldIndex("id"))
+                + " "
+                + r.getString(r.fieldIndex("_op"))
+                + " qty="
+                + (r.isNullAt(r.fieldIndex("qty")) ? "null" : r.getLong(r.fieldIndex("qty")))
+                + " name="
+                + r.getString(r.fieldIndex("name"))
+                + " ops="
+                + new java.util.TreeMap<>(ops);
+    }
+
+    @Test
+    void putUpdateAndDeleteArriveWithOperationValuesAndColumnOperations() throws Exception {
+        String table = bed.newTable();
+        bed.put(table, "a", 1, "apple");
+        bed.updateQtyDeleteName(table, "a", 5);
+        bed.delete(table, "a");
+        bed.put(table, "b", 2, "berry");
+        StructType attributes =
+                new StructType().add("qty", DataTypes.LongType).add("name", DataTypes.StringType);
+        Dataset<Row> df = bed.reader(table, table + "_tunnel").schema(attributes).load();
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery query = bed.start(df, CdcTestBed.checkpointDir(), sink);
+        try {
+            await(query, "4 changes", TIMEOUT, () -> sink.count() >= 4);
+        } finally {
+            query.stop();
+        }
+
+        List<String> rows = sink.rows().stream().map(MicroBatchITCase::describe).toList();
+        assertThat(rows)
+                .containsExactly(
+                        "a PUT qty=1 name=apple ops={name=PUT, qty=PUT}",
+                        "a UPDATE qty=5 name=null ops={name=DELETE_ALL_VERSION, qty=PUT}",
+                        "a DELETE qty=null name=null ops={}",
+                        "b PUT qty=2 name=berry ops={name=PUT, qty=PUT}");
+        Row first = sink.rows().get(0);
+        assertThat(first.getTimestamp(first.fieldIndex("_commit_ts"))).isNotNull();
+        assertThat(first.getString(first.fieldIndex("_channel"))).isEqualTo("p-0");
+    }
+
+    @Test
+    void withoutSchemaAttributeValuesArriveAsStrings() throws Exception {
+        String table = bed.newTable();
+        bed.put(table, "a", 7, "apple");
+        Dataset<Row> df = bed.reader(table, table + "_tunnel").load();
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery query = bed.start(df, CdcTestBed.checkpointDir(), sink);
+        try {
+            await(query, "1 change", TIMEOUT, () -> sink.count() >= 1);
+        } finally {
+            query.stop();
+        }
+
+        Row row = sink.rows().get(0);
+        assertThat(row.<String, String>getJavaMap(row.fieldIndex("_values")))
+                .containsEntry("qty", "7")
+                .containsEntry("name", "apple");
+    }
+
+    @Test
+    void restartOnTheSameCheckpointLosesAndDuplicatesNothing() throws Exception {
+        String table = bed.newTable();
+        for (int i = 0; i < 30; i++) {
+            bed.put(table, "k" + i, i, "first");
+        }
+        Path checkpoint = CdcTestBed.checkpointDir();
+        String tunnel = table + "_tunnel";
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery first =
+                bed.start(
+                        bed.reader(table, tunnel).option("max.rows.per.channel", "7").load(),
+                        checkpoint,
+                        sink);
+        try {
+            await(first, "first rows", TIMEOUT, () -> sink.count() >= 10);
+        } finally {
+            first.stop();
+        }
+        for (int i = 30; i < 50; i++) {
+            bed.put(table, "k" + i, i, "second");
+        }
+        StreamingQuery second =
+                bed.start(
+                        bed.reader(table, tunnel).option("max.rows.per.channel", "7").load(),
+                        checkpoint,
+                        sink);
+        try {
+            await(second, "all 50 rows", TIMEOUT, () -> sink.count() >= 50);
+            Thread.sleep(1000); // a duplicate would arrive in the next batches
+        } finally {
+            second.stop();
+        }
+
+        List<String> ids = sink.rows().stream().map(r -> r.getString(r.fieldIndex("id"))).toList();
+        assertThat(ids).hasSize(50).doesNotHaveDuplicates();
+        assertThat(ids)
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, 50).mapToObj(i -> "k" + i).toList());
+        assertReplaysDeliveredTheSameRows(sink);
+    }
+
+    @Test
+    void anIdleStreamRunsNoBatchesWritesNoMetaRowsAndThenPicksUpNewChanges() throws Exception {
+        String table = bed.newTable();
+        bed.put(table, "a", 1, "apple");
+        BatchSink sink = new BatchSink();
+        StreamingQuery query =
+                bed.start(
+                        bed.reader(table, table + "_tunnel").load(),
+                        CdcTestBed.checkpointDir(),
+                        sink);
+        try {
+            await(query, "first change", TIMEOUT, () -> sink.count() >= 1);
+            Thread.sleep(500);
+            long batches = sink.deliveries.size();
+            int metaRows = metaRowCount();
+            Thread.sleep(1500); // about 7 idle triggers
+
+            assertThat(sink.deliveries).hasSize((int) batches);
+            assertThat(metaRowCount()).isEqualTo(metaRows);
+
+            bed.put(table, "b", 2, "berry");
+            await(query, "the change after the idle time", TIMEOUT, () -> sink.count() >= 2);
+        } finally {
+            query.stop();
+        }
+        assertThat(sink.rows().stream().map(r -> r.getString(0)).toList())
+                .containsExactly("a", "b");
+    }
+
+    @Test
+    void oldSnapshotsArePurgedAtCommit() throws Exception {
+        String table = bed.newTable();
+        for (int i = 0; i < 16; i++) {
+            bed.put(table, String.format("k%02d", i), i, "n");
+        }
+        String tunnel = table + "_tunnel";
+        BatchSink sink = new BatchSink();
+        StreamingQuery query =
+                bed.start(
+                        bed.reader(table, tunnel)
+                                .option("max.rows.per.channel", "2")
+                                .option("meta.retention.batches", "2")
+                                .load(),
+                        CdcTestBed.checkpointDir(),
+                        sink);
+        try {
+            await(query, "16 rows", TIMEOUT, () -> sink.count() >= 16);
+            Thread.sleep(600); // the commit of the last batch
+        } finally {
+            query.stop();
+        }
+
+        assertThat(sink.batches).hasSizeGreaterThanOrEqualTo(8);
+        assertThat(batchLogSequences(table, tunnel)).hasSizeLessThanOrEqualTo(3);
+    }
+
+    static java.util.Set<Long> batchLogSequences(String table, String tunnel) {
+        io.tablestorecdc.checkpoint.model.TablestoreEndpoint endpoint =
+                new io.tablestorecdc.checkpoint.model.TablestoreEndpoint(
+                        bed.emulator.endpoint(),
+                        bed.emulator.instanceName(),
+                        io.tablestorecdc.checkpoint.model.TablestoreCredentials.of(
+                                bed.emulator.accessKeyId(), CdcTestBed.SECRET));
+        String tunnelId;
+        try (var proxy = io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy.create(endpoint)) {
+            tunnelId = proxy.describeTunnel(table, tunnel).tunnelId();
+        }
+        try (var client =
+                io.tablestorecdc.checkpoint.meta.SdkMetaTableClient.connect(
+                        endpoint, "tablestore_cdc_meta")) {
+            java.util.Set<Long> sequences = new java.util.TreeSet<>();
+            new io.tablestorecdc.checkpoint.meta.MetaStore(client)
+                    .batchLog(tunnelId)
+                    .forEach(b -> sequences.add(b.sequence()));
+            return sequences;
+        }
+    }
+
+    /** Every row of the default meta table, all tunnels. */
+    static int metaRowCount() {
+        com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria criteria =
+                new com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria(
+                        "tablestore_cdc_meta");
+        criteria.setInclusiveStartPrimaryKey(
+                com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder
+                        .createPrimaryKeyBuilder()
+                        .addPrimaryKeyColumn(
+                                "tunnel_id",
+                                com.alicloud.openservices.tablestore.model.PrimaryKeyValue.INF_MIN)
+                        .addPrimaryKeyColumn(
+                                "batch",
+                                com.alicloud.openservices.tablestore.model.PrimaryKeyValue.INF_MIN)
+                        .addPrimaryKeyColumn(
+                                "channel_id",
+                                com.alicloud.openservices.tablestore.model.PrimaryKeyValue.INF_MIN)
+                        .build());
+        criteria.setExclusiveEndPrimaryKey(
+                com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder
+                        .createPrimaryKeyBuilder()
+                        .addPrimaryKeyColumn(
+                                "tunnel_id",
+                                com.alicloud.openservices.tablestore.model.PrimaryKeyValue.INF_MAX)
+                        .addPrimaryKeyColumn(
+                                "batch",
+                                com.alicloud.openservices.tablestore.model.PrimaryKeyValue.INF_MAX)
+                        .addPrimaryKeyColumn(
+                                "channel_id",
+                                com.alicloud.openservices.tablestore.model.PrimaryKeyValue.INF_MAX)
+                        .build());
+        criteria.setMaxVersions(1);
+        return bed.sync
+                .getRange(new com.alicloud.openservices.tablestore.model.GetRangeRequest(criteria))
+                .getRows()
+                .size();
+    }
+
+    static void assertReplaysDeliveredTheSameRows(BatchSink sink) {
+        for (Map.Entry<Long, List<Row>> delivery : sink.deliveries) {
+            assertThat(delivery.getValue())
+                    .as("rows of batch %d", delivery.getKey())
+                    .containsExactlyElementsOf(sink.batches.get(delivery.getKey()));
+        }
+    }
+}

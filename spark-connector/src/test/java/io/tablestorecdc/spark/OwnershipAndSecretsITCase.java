@@ -1,0 +1,134 @@
+package io.tablestorecdc.spark;
+
+import static io.tablestorecdc.spark.CdcTestBed.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestorecdc.spark.CdcTestBed.BatchSink;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.logging.log4j.core.layout.PatternLayout;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.streaming.StreamingQueryWrapper;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** One query per tunnel (issue item 10), and the access key secret nowhere (item 11). */
+class OwnershipAndSecretsITCase {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static CdcTestBed bed;
+    static StringWriter logs = new StringWriter();
+    static WriterAppender appender;
+
+    @BeforeAll
+    static void start() {
+        bed = new CdcTestBed();
+        LoggerContext context = (LoggerContext) LogManager.getContext(false);
+        Configuration config = context.getConfiguration();
+        appender =
+                WriterAppender.newBuilder()
+                        .setName("capture")
+                        .setTarget(logs)
+                        .setLayout(PatternLayout.newBuilder().withPattern("%p %c %m %ex%n").build())
+                        .build();
+        appender.start();
+        config.getRootLogger().addAppender(appender, Level.ALL, null);
+        context.updateLoggers();
+        Configurator.setRootLevel(Level.DEBUG);
+    }
+
+    @AfterAll
+    static void stop() {
+        Configurator.setRootLevel(Level.INFO);
+        LoggerContext context = (LoggerContext) LogManager.getContext(false);
+        context.getConfiguration().getRootLogger().removeAppender("capture");
+        context.updateLoggers();
+        appender.stop();
+        bed.close();
+    }
+
+    @Test
+    void secondQueryOnTheSameTunnelIsRefusedAndTheSecretAppearsNowhere() throws Exception {
+        String table = bed.newTable();
+        String tunnel = table + "_tunnel";
+        bed.put(table, "a", 1, "apple");
+        BatchSink firstSink = new BatchSink();
+        Dataset<Row> df = bed.reader(table, tunnel).load();
+        StreamingQuery first = bed.start(df, CdcTestBed.checkpointDir(), firstSink);
+        await(first, "first row", TIMEOUT, () -> firstSink.count() >= 1);
+
+        StreamingQuery second =
+                bed.start(
+                        bed.reader(table, tunnel).load(),
+                        CdcTestBed.checkpointDir(),
+                        new BatchSink());
+        Throwable refused = awaitFailure(second);
+        String explain = ((StreamingQueryWrapper) first).streamingQuery().explainInternal(true);
+        String progress = first.lastProgress().json() + first.status().json();
+        first.stop();
+
+        assertThat(refused)
+                .hasStackTraceContaining("is owned by consumer")
+                .hasStackTraceContaining("Only one Spark query or Flink job may read a tunnel");
+        assertThat(explain).contains("TablestoreCdcScan").doesNotContain(CdcTestBed.SECRET);
+        assertThat(progress)
+                .contains("TablestoreMicroBatchStream")
+                .doesNotContain(CdcTestBed.SECRET);
+        assertThat(stackTrace(refused)).doesNotContain(CdcTestBed.SECRET);
+        assertThat(df.queryExecution().toString()).doesNotContain(CdcTestBed.SECRET);
+        assertThat(logs.toString())
+                .contains("tablestore-cdc source")
+                .doesNotContain(CdcTestBed.SECRET);
+    }
+
+    @Test
+    void aNewQueryTakesOverWhereTheStoppedOneLeftOff() throws Exception {
+        String table = bed.newTable();
+        String tunnel = table + "_tunnel";
+        bed.put(table, "a", 1, "apple");
+        BatchSink firstSink = new BatchSink();
+        StreamingQuery first =
+                bed.start(bed.reader(table, tunnel).load(), CdcTestBed.checkpointDir(), firstSink);
+        await(first, "first row", TIMEOUT, () -> firstSink.count() >= 1);
+        Thread.sleep(1000); // the next triggers push the committed position to the server
+        first.stop();
+        bed.put(table, "b", 2, "berry");
+
+        BatchSink secondSink = new BatchSink();
+        Path newCheckpoint = CdcTestBed.checkpointDir();
+        StreamingQuery second =
+                bed.start(bed.reader(table, tunnel).load(), newCheckpoint, secondSink);
+        try {
+            await(second, "second row", TIMEOUT, () -> secondSink.count() >= 1);
+            Thread.sleep(1000);
+        } finally {
+            second.stop();
+        }
+
+        List<String> ids = secondSink.rows().stream().map(r -> r.getString(0)).toList();
+        assertThat(ids).containsExactly("b");
+    }
+
+    static Throwable awaitFailure(StreamingQuery query) {
+        CdcTestBed.awaitCondition("the query to fail", TIMEOUT, () -> !query.isActive());
+        assertThat(query.exception().isDefined()).as("query failed").isTrue();
+        return query.exception().get();
+    }
+
+    static String stackTrace(Throwable t) {
+        StringWriter out = new StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(out));
+        return out.toString();
+    }
+}
