@@ -102,6 +102,7 @@ public final class TablestoreCdcSource<T>
             throws Exception {
         deserializer.open(initializationContext(context));
         AtomicReference<TunnelClientId> client = new AtomicReference<>();
+        TunnelMetricGauges gauges = TunnelMetricGauges.registerOn(context.metricGroup());
         ChangeRecordEmitter<T> emitter =
                 new ChangeRecordEmitter<>(
                         deserializer,
@@ -111,8 +112,7 @@ public final class TablestoreCdcSource<T>
         return new TablestoreCdcSourceReader<>(
                 () ->
                         new ChannelSplitReader(
-                                TunnelMetricGauges.register(
-                                        proxyFactory.create(config), context.metricGroup()),
+                                gauges.track(proxyFactory.create(config)),
                                 TablestoreCdcSourceReader.clientOf(client)),
                 emitter,
                 client,

@@ -131,7 +131,9 @@ public final class TablestoreCdcEnumerator
 
     @Override
     public void start() {
-        proxy = TunnelMetricGauges.register(proxyFactory.create(config), context.metricGroup());
+        proxy =
+                TunnelMetricGauges.registerOn(context.metricGroup())
+                        .track(proxyFactory.create(config));
         TunnelDescription tunnel = openTunnel();
         tunnelType = tunnel.type();
         session =

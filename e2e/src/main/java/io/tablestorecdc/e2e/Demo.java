@@ -1,0 +1,355 @@
+package io.tablestorecdc.e2e;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.e2e.DemoSettings.Engine;
+import io.tablestorecdc.e2e.flink.FlinkReplication;
+import io.tablestorecdc.e2e.orders.OrdersTable;
+import io.tablestorecdc.e2e.orders.PartitionControl;
+import io.tablestorecdc.e2e.orders.TableDiff;
+import io.tablestorecdc.e2e.orders.Workload;
+import io.tablestorecdc.e2e.spark.SparkReplication;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+
+/**
+ * The demo: a Tablestore table (the embedded emulator by default) under a stream of inserts,
+ * partial updates and deletes, with a split and a merge, replicated by a Spark query and a Flink
+ * job through their tunnels; at the end each replica is compared with the source table.
+ *
+ * <p>Exit status 0 only when every replica matches; 1 on a mismatch or failure; 2 on bad flags.
+ */
+public final class Demo {
+
+    private final DemoSettings settings;
+    private final Console console;
+
+    Demo(DemoSettings settings, Console console) {
+        this.settings = settings;
+        this.console = console;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out));
+    }
+
+    /** Runs the demo with {@code args}, printing to {@code out}; returns the exit status. */
+    public static int run(String[] args, PrintStream out) {
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            out.println(DemoSettings.USAGE);
+            return 0;
+        }
+        DemoSettings settings;
+        try {
+            settings = DemoSettings.parse(args);
+        } catch (IllegalArgumentException e) {
+            out.println(e.getMessage());
+            out.println(DemoSettings.USAGE);
+            return 2;
+        }
+        try {
+            return new Demo(settings, new Console(out)).run() ? 0 : 1;
+        } catch (IllegalStateException e) {
+            out.println("demo   FAILED: " + e.getMessage()); // names the problem and the fix
+            return 1;
+        } catch (Exception e) {
+            out.println("demo   FAILED: " + e);
+            e.printStackTrace(out);
+            return 1;
+        }
+    }
+
+    private boolean run() throws Exception {
+        if (settings.target().isPresent()) {
+            console.say("demo", "using the instance at " + settings.target().get());
+            return runOn(settings.target().get(), Optional.empty());
+        }
+        try (TablestoreEmulator emulator = TablestoreEmulator.builder().build().start()) {
+            console.say(
+                    "demo", "started the embedded Tablestore emulator at " + emulator.endpoint());
+            DemoTarget target =
+                    new DemoTarget(
+                            emulator.endpoint(),
+                            emulator.instanceName(),
+                            emulator.accessKeyId(),
+                            emulator.accessKeySecret());
+            return runOn(target, Optional.of(partitionControl(emulator)));
+        }
+    }
+
+    private static PartitionControl partitionControl(TablestoreEmulator emulator) {
+        return new PartitionControl() {
+            @Override
+            public List<String> split(String table, String orderId) {
+                return emulator.tunnels().split(table, OrdersTable.key(orderId));
+            }
+
+            @Override
+            public String merge(String table, String orderId) {
+                return emulator.tunnels().merge(table, OrdersTable.key(orderId));
+            }
+        };
+    }
+
+    private boolean runOn(DemoTarget target, Optional<PartitionControl> partitions)
+            throws Exception {
+        SyncClient client = target.syncClient();
+        List<Replication> replications = new ArrayList<>();
+        try {
+            Workload workload = prepare(client, target, replications);
+            Run run = new Run(settings, console, client, workload, partitions);
+            run.writeChanges();
+            List<Outcome> outcomes = run.awaitReplicas(replications);
+            replications.forEach(Replication::close);
+            replications.clear();
+            return run.summarize(outcomes);
+        } finally {
+            replications.forEach(Replication::close);
+            client.shutdown();
+        }
+    }
+
+    /** Creates the tables, writes the base data, creates one tunnel per engine and starts them. */
+    private Workload prepare(SyncClient client, DemoTarget target, List<Replication> out)
+            throws Exception {
+        String table = settings.table();
+        OrdersTable.create(client, table);
+        Workload workload = new Workload(client, table, settings.seed());
+        workload.writeBaseData(settings.rows());
+        console.say(
+                "demo", "table " + table + ": wrote " + settings.rows() + " orders (base data)");
+        TunnelClient tunnels = target.tunnelClient();
+        try {
+            for (Engine engine : List.of(Engine.SPARK, Engine.FLINK)) {
+                if (settings.engines().contains(engine)) {
+                    out.add(replication(engine, client, tunnels, target));
+                }
+            }
+        } finally {
+            tunnels.shutdown();
+        }
+        for (Replication replication : out) {
+            replication.start();
+            console.say(
+                    replication.engine(),
+                    "started: tunnel "
+                            + tunnelName(replication.engine())
+                            + " -> replica table "
+                            + replication.replicaTable());
+        }
+        return workload;
+    }
+
+    private Replication replication(
+            Engine engine, SyncClient client, TunnelClient tunnels, DemoTarget target) {
+        String name = engine.name().toLowerCase(java.util.Locale.ROOT);
+        String replica = settings.table() + "_" + name + "_replica";
+        OrdersTable.create(client, replica);
+        // One tunnel per engine, so each consumes the whole change stream on its own.
+        tunnels.createTunnel(
+                new CreateTunnelRequest(
+                        settings.table(), tunnelName(name), TunnelType.BaseAndStream));
+        return engine == Engine.SPARK
+                ? new SparkReplication(
+                        target,
+                        settings.table(),
+                        tunnelName(name),
+                        replica,
+                        settings.rows(),
+                        console)
+                : new FlinkReplication(
+                        target,
+                        settings.table(),
+                        tunnelName(name),
+                        replica,
+                        settings.rows(),
+                        console);
+    }
+
+    private String tunnelName(String engine) {
+        return settings.table() + "_to_" + engine;
+    }
+
+    /**
+     * How one replica ended.
+     *
+     * @param replication the engine
+     * @param diff its differences from the source table
+     * @param caughtUpMillis how long after the writes stopped it matched (when it did)
+     * @param failure why the engine stopped, if it failed
+     */
+    record Outcome(
+            Replication replication,
+            TableDiff diff,
+            Optional<Long> caughtUpMillis,
+            Optional<Throwable> failure) {}
+
+    private static String timings(EngineStats stats, Optional<Long> caughtUpMillis) {
+        return String.join(
+                "; ",
+                stats.baseCatchUpSeconds()
+                        .map(
+                                sec ->
+                                        String.format(
+                                                "base data (%d rows) applied %.1f s after the engine was started",
+                                                stats.baseTotal(), sec))
+                        .orElse("base data not caught up"),
+                stats.maxLagMillis()
+                        .map(ms -> String.format("max lag %.1f s", ms / 1000.0))
+                        .orElse("no lag reported"),
+                caughtUpMillis
+                        .map(
+                                ms ->
+                                        String.format(
+                                                "caught up %.1f s after the writes stopped",
+                                                ms / 1000.0))
+                        .orElse("did not catch up"));
+    }
+
+    /** The change phase and the checks, on one source table. */
+    private record Run(
+            DemoSettings settings,
+            Console console,
+            SyncClient client,
+            Workload workload,
+            Optional<PartitionControl> partitions) {
+
+        void writeChanges() {
+            console.say(
+                    "demo",
+                    String.format(
+                            "writing about %d changes/s for %d s (inserts, partial updates,"
+                                    + " deletes)",
+                            settings.rate(), settings.duration().toSeconds()));
+            List<Workload.Milestone> milestones = new ArrayList<>();
+            if (partitions.isPresent()) {
+                milestones.add(new Workload.Milestone(0.3, this::split));
+                milestones.add(new Workload.Milestone(0.65, this::merge));
+            } else {
+                console.say(
+                        "demo",
+                        "no splits or merges: an external instance splits partitions on its own");
+            }
+            workload.runChanges(settings.rate(), settings.duration(), milestones);
+            console.say(
+                    "demo",
+                    String.format(
+                            "writes stopped: %d changes (%d inserts, %d partial updates, %d"
+                                    + " deletes); waiting for the replicas to catch up",
+                            workload.changes(),
+                            workload.inserts.get(),
+                            workload.updates.get(),
+                            workload.deletes.get()));
+        }
+
+        private String splitKey() {
+            return OrdersTable.orderId(settings.rows() / 2);
+        }
+
+        private void split() {
+            List<String> children = partitions.get().split(settings.table(), splitKey());
+            console.say("demo", "split the partition holding " + splitKey() + " into " + children);
+        }
+
+        private void merge() {
+            String merged = partitions.get().merge(settings.table(), splitKey());
+            console.say(
+                    "demo", "merged the two partitions around " + splitKey() + " into " + merged);
+        }
+
+        List<Outcome> awaitReplicas(List<Replication> replications) throws InterruptedException {
+            long stoppedAt = System.nanoTime();
+            long deadline = stoppedAt + settings.catchUpTimeout().toNanos();
+            SortedMap<String, Map<String, Object>> source =
+                    OrdersTable.scan(client, settings.table());
+            List<Outcome> outcomes = new ArrayList<>();
+            for (Replication replication : replications) {
+                outcomes.add(awaitOne(replication, source, stoppedAt, deadline));
+            }
+            return outcomes;
+        }
+
+        private Outcome awaitOne(
+                Replication replication,
+                SortedMap<String, Map<String, Object>> source,
+                long stoppedAt,
+                long deadline)
+                throws InterruptedException {
+            while (true) {
+                TableDiff diff =
+                        TableDiff.between(
+                                source, OrdersTable.scan(client, replication.replicaTable()), 5);
+                if (diff.matches()) {
+                    long millis = (System.nanoTime() - stoppedAt) / 1_000_000;
+                    console.say(
+                            replication.engine(),
+                            String.format(
+                                    "caught up %.1f s after the writes stopped", millis / 1000.0));
+                    return new Outcome(replication, diff, Optional.of(millis), Optional.empty());
+                }
+                Optional<Throwable> failure = replication.failure();
+                if (failure.isPresent() || System.nanoTime() > deadline) {
+                    return new Outcome(replication, diff, Optional.empty(), failure);
+                }
+                Thread.sleep(500);
+            }
+        }
+
+        boolean summarize(List<Outcome> outcomes) {
+            SortedMap<String, Map<String, Object>> source =
+                    OrdersTable.scan(client, settings.table());
+            console.say("", "");
+            console.say("summary", "");
+            console.say(
+                    "source",
+                    String.format(
+                            "%s: %d rows now; %d base rows + %d changes written (%d inserts, %d"
+                                    + " partial updates, %d deletes); %s",
+                            settings.table(),
+                            source.size(),
+                            settings.rows(),
+                            workload.changes(),
+                            workload.inserts.get(),
+                            workload.updates.get(),
+                            workload.deletes.get(),
+                            partitions.isPresent() ? "1 split, 1 merge" : "no splits or merges"));
+            boolean allMatch = true;
+            for (Outcome outcome : outcomes) {
+                allMatch &= report(outcome);
+            }
+            console.say("result", allMatch ? "MATCH" : "MISMATCH");
+            return allMatch;
+        }
+
+        private boolean report(Outcome outcome) {
+            Replication r = outcome.replication();
+            EngineStats stats = r.stats();
+            String verdict =
+                    outcome.diff().matches()
+                            ? "MATCH"
+                            : "MISMATCH (" + outcome.diff().total() + " rows differ)";
+            console.say(
+                    r.engine(),
+                    String.format(
+                            "%s: %s; %d changes applied in %d %s (%.0f changes/s)",
+                            r.replicaTable(),
+                            verdict,
+                            stats.changes(),
+                            stats.units(),
+                            r.engine().equals("spark") ? "batches" : "checkpoints",
+                            stats.throughput()));
+            console.say(r.engine(), "       " + timings(stats, outcome.caughtUpMillis()));
+            outcome.failure().ifPresent(e -> console.say(r.engine(), "failed: " + e));
+            outcome.diff().differences().forEach(line -> console.say(r.engine(), "  " + line));
+            return outcome.diff().matches();
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.tablestorecdc.e2e;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TunnelClient;
+import java.io.Serializable;
+
+/**
+ * The Tablestore instance the demo runs against: the embedded emulator or one named on the command
+ * line.
+ *
+ * @param endpoint {@code http(s)://host[:port]}
+ * @param instanceName the instance
+ * @param accessKeyId the access key id
+ * @param accessKeySecret the secret; never printed (Serializable so a Flink sink can carry it)
+ */
+public record DemoTarget(
+        String endpoint, String instanceName, String accessKeyId, String accessKeySecret)
+        implements Serializable {
+
+    public SyncClient syncClient() {
+        return new SyncClient(endpoint, accessKeyId, accessKeySecret, instanceName);
+    }
+
+    public TunnelClient tunnelClient() {
+        return new TunnelClient(endpoint, accessKeyId, accessKeySecret, instanceName);
+    }
+
+    @Override
+    public String toString() {
+        return endpoint + " instance " + instanceName;
+    }
+}

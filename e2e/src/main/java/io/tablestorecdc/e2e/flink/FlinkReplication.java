@@ -1,0 +1,163 @@
+package io.tablestorecdc.e2e.flink;
+
+import io.tablestorecdc.e2e.Console;
+import io.tablestorecdc.e2e.DemoTarget;
+import io.tablestorecdc.e2e.EngineStats;
+import io.tablestorecdc.e2e.Replication;
+import io.tablestorecdc.e2e.orders.OrderChange;
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * A Flink DataStream job (parallelism 2, a checkpoint every 2 s) that reads the tunnel with {@link
+ * TablestoreCdcSource}, keys the changes by order id and keeps its own replica table.
+ */
+public final class FlinkReplication implements Replication {
+
+    private static final int PARALLELISM = 2;
+
+    private final DemoTarget target;
+    private final String table;
+    private final String tunnel;
+    private final String replicaTable;
+    private final long baseTotal;
+    private final Console console;
+    private final EngineStats stats;
+    private final String runId = UUID.randomUUID().toString();
+    private JobClient job;
+
+    public FlinkReplication(
+            DemoTarget target,
+            String table,
+            String tunnel,
+            String replicaTable,
+            long baseTotal,
+            Console console) {
+        this.target = target;
+        this.table = table;
+        this.tunnel = tunnel;
+        this.replicaTable = replicaTable;
+        this.baseTotal = baseTotal;
+        this.console = console;
+        this.stats = new EngineStats(baseTotal);
+    }
+
+    @Override
+    public String engine() {
+        return "flink";
+    }
+
+    @Override
+    public String replicaTable() {
+        return replicaTable;
+    }
+
+    @Override
+    public EngineStats stats() {
+        return stats;
+    }
+
+    @Override
+    public void start() throws Exception {
+        stats.recordStart();
+        FlinkRun.register(runId, stats, console, baseTotal);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
+        env.fromSource(source(), WatermarkStrategy.noWatermarks(), "orders changes")
+                .uid("tablestore-cdc-source")
+                .keyBy(new ByOrderId())
+                .addSink(new ReplicaSink(runId, target, replicaTable))
+                .uid("orders-replica")
+                .name("orders replica");
+        job = env.executeAsync("tablestore-cdc demo: orders to " + replicaTable);
+    }
+
+    private static Configuration configuration() {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
+        // Every type in the job has a Flink serializer; fail fast if one would need Kryo.
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.setString(
+                "metrics.reporter.demo.factory.class", ChannelGauges.Factory.class.getName());
+        return conf;
+    }
+
+    private TablestoreCdcSource<OrderChange> source() {
+        return TablestoreCdcSource.<OrderChange>builder()
+                .setEndpoint(target.endpoint())
+                .setInstanceName(target.instanceName())
+                .setCredentials(target.accessKeyId(), target.accessKeySecret())
+                .setTableName(table)
+                .setTunnelName(tunnel)
+                .setMetaTable("tablestore_cdc_meta")
+                .setDiscoveryInterval(Duration.ofSeconds(1))
+                .setDeserializer(new OrderChangeDeserializer())
+                .build();
+    }
+
+    @Override
+    public Optional<Throwable> failure() {
+        if (job == null) {
+            return Optional.empty();
+        }
+        try {
+            JobStatus status = job.getJobStatus().get(10, TimeUnit.SECONDS);
+            if (status != JobStatus.FAILED) {
+                return Optional.empty();
+            }
+            job.getJobExecutionResult().get(10, TimeUnit.SECONDS);
+            return Optional.of(new IllegalStateException("The Flink job failed"));
+        } catch (ExecutionException e) {
+            return Optional.of(e.getCause());
+        } catch (TimeoutException e) {
+            return Optional.empty(); // a busy local cluster; asked again on the next poll
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (job != null) {
+                job.cancel().get(30, TimeUnit.SECONDS);
+                // Wait for the job to end, so its tunnel client shuts down before the emulator.
+                job.getJobExecutionResult()
+                        .handle((result, error) -> null)
+                        .get(30, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            console.say("flink", "the job did not cancel cleanly: " + e);
+        } finally {
+            FlinkRun.unregister(runId);
+        }
+    }
+
+    /** The key that keeps one order's changes on one sink subtask, in order. */
+    private static final class ByOrderId implements KeySelector<OrderChange, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(OrderChange change) {
+            return change.orderId;
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package io.tablestorecdc.e2e.spark;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import io.tablestorecdc.e2e.Console;
+import io.tablestorecdc.e2e.DemoTarget;
+import io.tablestorecdc.e2e.EngineStats;
+import io.tablestorecdc.e2e.ProgressLine;
+import io.tablestorecdc.e2e.Replication;
+import io.tablestorecdc.e2e.orders.OrderChange;
+import io.tablestorecdc.e2e.orders.OrderReplica;
+import io.tablestorecdc.e2e.orders.OrdersTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+
+/**
+ * A Spark Structured Streaming query on {@code format("tablestore-cdc")} whose {@code foreachBatch}
+ * keeps an upsert-by-key replica table in sync, applying partial updates column by column.
+ */
+public final class SparkReplication implements Replication {
+
+    private final DemoTarget target;
+    private final String table;
+    private final String tunnel;
+    private final String replicaTable;
+    private final long baseTotal;
+    private final Console console;
+    private final EngineStats stats;
+
+    private SparkSession spark;
+    private SyncClient client;
+    private OrderReplica replica;
+    private StreamingQuery query;
+    private Path checkpoint;
+
+    public SparkReplication(
+            DemoTarget target,
+            String table,
+            String tunnel,
+            String replicaTable,
+            long baseTotal,
+            Console console) {
+        this.target = target;
+        this.table = table;
+        this.tunnel = tunnel;
+        this.replicaTable = replicaTable;
+        this.baseTotal = baseTotal;
+        this.console = console;
+        this.stats = new EngineStats(baseTotal);
+    }
+
+    @Override
+    public String engine() {
+        return "spark";
+    }
+
+    @Override
+    public String replicaTable() {
+        return replicaTable;
+    }
+
+    @Override
+    public EngineStats stats() {
+        return stats;
+    }
+
+    @Override
+    public void start() throws IOException, TimeoutException {
+        stats.recordStart();
+        client = target.syncClient();
+        replica = new OrderReplica(client, replicaTable);
+        checkpoint = Files.createTempDirectory("tablestore-cdc-demo-spark");
+        spark =
+                SparkSession.builder()
+                        .master("local[2]")
+                        .appName("tablestore-cdc-demo")
+                        .config("spark.ui.enabled", "false")
+                        .config("spark.sql.shuffle.partitions", "1")
+                        .getOrCreate();
+        spark.streams().addListener(new ProgressPrinter());
+        query =
+                changes()
+                        .writeStream()
+                        .queryName("orders-replica")
+                        .trigger(Trigger.ProcessingTime(500))
+                        .option("checkpointLocation", checkpoint.toString())
+                        .foreachBatch((VoidFunction2<Dataset<Row>, Long>) this::applyBatch)
+                        .start();
+    }
+
+    private Dataset<Row> changes() {
+        return spark.readStream()
+                .format("tablestore-cdc")
+                .option("endpoint", target.endpoint())
+                .option("instance.name", target.instanceName())
+                .option("access.key.id", target.accessKeyId())
+                .option("access.key.secret", target.accessKeySecret())
+                .option("table.name", table)
+                .option("tunnel.name", tunnel)
+                .option("max.rows.per.trigger", "500")
+                .option("channel.read.budget", "2s")
+                .schema(OrdersTable.SPARK_SCHEMA)
+                .load();
+    }
+
+    private void applyBatch(Dataset<Row> batch, long batchId) {
+        List<OrderChange> changes = SparkRows.toChanges(batch.collectAsList());
+        replica.apply(changes);
+        stats.recordApplied(changes);
+        stats.recordUnit();
+    }
+
+    @Override
+    public Optional<Throwable> failure() {
+        if (query == null || query.isActive()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(query.exception().getOrElse(() -> null));
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (query != null) {
+                query.stop();
+            }
+        } catch (TimeoutException e) {
+            console.say("spark", "the query did not stop in time: " + e.getMessage());
+        } finally {
+            if (spark != null) {
+                spark.stop();
+            }
+            if (client != null) {
+                client.shutdown();
+            }
+            deleteQuietly(checkpoint);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // a temp directory; the OS cleans it up eventually
+        }
+    }
+
+    /** Prints one line per batch that carried data, from the query's progress events. */
+    private final class ProgressPrinter extends StreamingQueryListener {
+
+        @Override
+        public void onQueryProgress(QueryProgressEvent event) {
+            StreamingQueryProgress progress = event.progress();
+            if (progress.numInputRows() == 0 || progress.sources().length == 0) {
+                return;
+            }
+            Map<String, String> metrics = progress.sources()[0].metrics();
+            Optional<Long> lag = number(metrics, "maxLagMillis");
+            lag.ifPresent(stats::recordLag);
+            ProgressLine line =
+                    new ProgressLine(
+                            "batch",
+                            progress.batchId(),
+                            progress.numInputRows(),
+                            stats.changes(),
+                            channels(metrics),
+                            lag,
+                            stats.baseRows(),
+                            baseTotal);
+            console.say("spark", line.format());
+        }
+
+        private Optional<ProgressLine.Channels> channels(Map<String, String> metrics) {
+            Optional<Long> open = number(metrics, "channelsOpen");
+            Optional<Long> waiting = number(metrics, "channelsWaiting");
+            Optional<Long> finished = number(metrics, "channelsFinished");
+            if (open.isEmpty() || waiting.isEmpty() || finished.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    new ProgressLine.Channels(open.get(), waiting.get(), finished.get()));
+        }
+
+        private Optional<Long> number(Map<String, String> metrics, String key) {
+            try {
+                return Optional.ofNullable(metrics.get(key)).map(Long::parseLong);
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+
+        @Override
+        public void onQueryStarted(QueryStartedEvent event) {}
+
+        @Override
+        public void onQueryTerminated(QueryTerminatedEvent event) {}
+    }
+}

@@ -1,0 +1,44 @@
+package io.tablestorecdc.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The README's demo, small: both engines, a split and a merge, and both replicas must match. */
+class DemoITCase {
+
+    @Test
+    void bothReplicasMatchTheSourceAfterASplitAndAMerge() {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+
+        int status =
+                Demo.run(
+                        new String[] {
+                            "--rows",
+                            "200",
+                            "--duration",
+                            "10s",
+                            "--rate",
+                            "100",
+                            "--catch-up-timeout",
+                            "60s"
+                        },
+                        out);
+
+        String output = buffer.toString(StandardCharsets.UTF_8);
+        System.out.println(output);
+        assertThat(status).as(output).isZero();
+        assertThat(output)
+                .contains("split the partition holding order-0000100 into")
+                .contains("merged the two partitions around order-0000100")
+                .containsPattern("spark +batch +\\d+ \\|")
+                .containsPattern("flink +ckpt +\\d+ \\|")
+                .containsPattern("spark +orders_spark_replica: MATCH")
+                .containsPattern("flink +orders_flink_replica: MATCH")
+                .contains("result MATCH");
+    }
+}
