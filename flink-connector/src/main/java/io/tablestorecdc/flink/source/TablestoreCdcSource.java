@@ -56,14 +56,26 @@ public final class TablestoreCdcSource<T>
     private final TablestoreCdcSourceConfig config;
     private final ChangeRecordDeserializer<T> deserializer;
     private final TunnelProxyFactory proxyFactory;
+    private final MetaTableClientFactory metaFactory;
+
+    /**
+     * Names this job as the tunnel's owner (invariant 8) until its state holds one: generated when
+     * the job is built, it travels in the job graph, so failovers of the job (also before its first
+     * checkpoint, and JobManager failovers) keep it, while a second submission gets another.
+     */
+    private final String consumerId;
 
     TablestoreCdcSource(
             TablestoreCdcSourceConfig config,
             ChangeRecordDeserializer<T> deserializer,
-            TunnelProxyFactory proxyFactory) {
+            TunnelProxyFactory proxyFactory,
+            MetaTableClientFactory metaFactory,
+            String consumerId) {
         this.config = config;
         this.deserializer = deserializer;
         this.proxyFactory = proxyFactory;
+        this.metaFactory = metaFactory;
+        this.consumerId = consumerId;
     }
 
     /** A builder for a source producing {@code T}. */
@@ -87,14 +99,19 @@ public final class TablestoreCdcSource<T>
     @Override
     public SplitEnumerator<ChannelSplit, EnumeratorState> createEnumerator(
             SplitEnumeratorContext<ChannelSplit> context) {
-        return new TablestoreCdcEnumerator(
-                context, config, proxyFactory, EnumeratorState.initial());
+        return restoreEnumerator(context, EnumeratorState.initial());
     }
 
     @Override
     public SplitEnumerator<ChannelSplit, EnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<ChannelSplit> context, EnumeratorState checkpoint) {
-        return new TablestoreCdcEnumerator(context, config, proxyFactory, checkpoint);
+        return new TablestoreCdcEnumerator(
+                context,
+                config,
+                proxyFactory,
+                metaFactory,
+                checkpoint.consumerId().orElse(consumerId),
+                checkpoint);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.tablestorecdc.flink.source.config.TunnelCreation;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -40,6 +41,7 @@ public final class TablestoreCdcSourceBuilder<T> {
     private boolean ignoreDelete;
     private ChangeRecordDeserializer<T> deserializer;
     private TunnelProxyFactory proxyFactory = SdkTunnelProxyFactory.INSTANCE;
+    private MetaTableClientFactory metaFactory = SdkMetaTableClientFactory.INSTANCE;
 
     TablestoreCdcSourceBuilder() {}
 
@@ -93,7 +95,10 @@ public final class TablestoreCdcSourceBuilder<T> {
         return this;
     }
 
-    /** The meta table name (option {@code meta.table}). */
+    /**
+     * The meta table name (option {@code meta.table}); default {@code tablestore_cdc_meta}. The
+     * job's owner lease (one consumer per tunnel) and its progress snapshots live there.
+     */
     public TablestoreCdcSourceBuilder<T> setMetaTable(String metaTable) {
         this.metaTable = metaTable;
         return this;
@@ -142,6 +147,14 @@ public final class TablestoreCdcSourceBuilder<T> {
         return this;
     }
 
+    /** Replaces the SDK meta table client, for tests with an in-memory meta table. */
+    @Internal
+    public TablestoreCdcSourceBuilder<T> setMetaTableClientFactory(
+            MetaTableClientFactory metaFactory) {
+        this.metaFactory = Objects.requireNonNull(metaFactory, "metaFactory");
+        return this;
+    }
+
     /** Validates the settings and builds the source. */
     public TablestoreCdcSource<T> build() {
         require(
@@ -168,7 +181,12 @@ public final class TablestoreCdcSourceBuilder<T> {
         }
         validateEndpoint();
         validateIntervals();
-        return new TablestoreCdcSource<>(config(), deserializer, proxyFactory);
+        return new TablestoreCdcSource<>(
+                config(),
+                deserializer,
+                proxyFactory,
+                metaFactory,
+                "flink-job-" + UUID.randomUUID());
     }
 
     private static void require(String value, ConfigOption<?> option, String fix) {

@@ -82,10 +82,12 @@ public final class TablestoreCdcOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Optional meta table (created if missing) to which every completed"
-                                    + " checkpoint's committed positions are written, so that"
-                                    + " progress is visible and another engine can resume. Exactly"
-                                    + " once comes from Flink state either way.");
+                            "Meta table (created if missing; tablestore_cdc_meta when not"
+                                    + " set) holding the job's owner lease on the tunnel (a second"
+                                    + " job or Spark query on it is refused) and every completed"
+                                    + " checkpoint's committed positions, so that progress is"
+                                    + " visible and another engine can resume. Exactly once comes"
+                                    + " from Flink state either way.");
 
     public static final ConfigOption<Boolean> SKIP_INVALID_DATA =
             ConfigOptions.key("skip.invalid.data")

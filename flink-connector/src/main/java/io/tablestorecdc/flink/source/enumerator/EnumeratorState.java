@@ -16,10 +16,14 @@ import org.apache.flink.annotation.Internal;
  *
  * @param tunnelId the server id of the tunnel read, empty before the first connect; a restore onto
  *     a tunnel re-created under the same name is refused
+ * @param consumerId the id this job owns the tunnel under (invariant 8), empty before the first
+ *     start and in state written before ownership existed; kept so that a restore takes the tunnel
+ *     over from the job it replaces instead of waiting for that job's lease to expire
  * @param splits every known channel, by id
  */
 @Internal
-public record EnumeratorState(Optional<String> tunnelId, Map<String, Entry> splits) {
+public record EnumeratorState(
+        Optional<String> tunnelId, Optional<String> consumerId, Map<String, Entry> splits) {
 
     /** One known channel. */
     public record Entry(ChannelSplit split, SplitStatus status) {
@@ -31,11 +35,17 @@ public record EnumeratorState(Optional<String> tunnelId, Map<String, Entry> spli
 
     public EnumeratorState {
         Objects.requireNonNull(tunnelId, "tunnelId");
+        Objects.requireNonNull(consumerId, "consumerId");
         splits = Collections.unmodifiableMap(new TreeMap<>(splits));
+    }
+
+    /** A state without a consumer id (as version 1 of the serializer stored it). */
+    public EnumeratorState(Optional<String> tunnelId, Map<String, Entry> splits) {
+        this(tunnelId, Optional.empty(), splits);
     }
 
     /** The state of a job that has not connected yet. */
     public static EnumeratorState initial() {
-        return new EnumeratorState(Optional.empty(), Map.of());
+        return new EnumeratorState(Optional.empty(), Optional.empty(), Map.of());
     }
 }

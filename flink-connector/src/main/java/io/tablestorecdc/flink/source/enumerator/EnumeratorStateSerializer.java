@@ -15,14 +15,16 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Persists the {@link EnumeratorState} in checkpoints and savepoints.
  *
  * <p>Version 1: tunnel-id flag and UTF, split count (int), then per split its status code (UTF) and
- * the split in {@link ChannelSplitSerializer} version 1. Old versions stay readable; trailing bytes
+ * the split in {@link ChannelSplitSerializer} version 1. Version 2: as version 1 with the
+ * consumer-id flag and UTF right after the tunnel id. Old versions stay readable; trailing bytes
  * and unknown versions are rejected with a message.
  */
 @Internal
 public final class EnumeratorStateSerializer implements SimpleVersionedSerializer<EnumeratorState> {
 
     public static final int VERSION_1 = 1;
-    public static final int CURRENT_VERSION = VERSION_1;
+    public static final int VERSION_2 = 2;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -32,10 +34,8 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
     @Override
     public byte[] serialize(EnumeratorState state) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(256);
-        out.writeBoolean(state.tunnelId().isPresent());
-        if (state.tunnelId().isPresent()) {
-            out.writeUTF(state.tunnelId().get());
-        }
+        writeOptional(state.tunnelId(), out);
+        writeOptional(state.consumerId(), out);
         out.writeInt(state.splits().size());
         for (EnumeratorState.Entry entry : state.splits().values()) {
             out.writeUTF(entry.status().code());
@@ -44,9 +44,21 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
         return out.getCopyOfBuffer();
     }
 
+    private static void writeOptional(Optional<String> value, DataOutputSerializer out)
+            throws IOException {
+        out.writeBoolean(value.isPresent());
+        if (value.isPresent()) {
+            out.writeUTF(value.get());
+        }
+    }
+
+    private static Optional<String> readOptional(DataInputDeserializer in) throws IOException {
+        return in.readBoolean() ? Optional.of(in.readUTF()) : Optional.empty();
+    }
+
     @Override
     public EnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw new IOException(
                     "Unknown enumerator state version "
                             + version
@@ -56,7 +68,8 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
                             + " the connector to restore it.");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        Optional<String> tunnelId = in.readBoolean() ? Optional.of(in.readUTF()) : Optional.empty();
+        Optional<String> tunnelId = readOptional(in);
+        Optional<String> consumerId = version >= VERSION_2 ? readOptional(in) : Optional.empty();
         int count = in.readInt();
         if (count < 0) {
             throw new IOException("Corrupt enumerator state: negative split count " + count);
@@ -68,7 +81,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
             splits.put(split.splitId(), new EnumeratorState.Entry(split, status));
         }
         ChannelSplitSerializer.requireFullyRead(in, "enumerator state");
-        return new EnumeratorState(tunnelId, splits);
+        return new EnumeratorState(tunnelId, consumerId, splits);
     }
 
     private static SplitStatus readStatus(String code) throws IOException {

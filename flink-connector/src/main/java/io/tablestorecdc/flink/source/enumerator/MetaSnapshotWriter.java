@@ -2,10 +2,8 @@ package io.tablestorecdc.flink.source.enumerator;
 
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.PurgeResult;
-import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
-import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import java.util.Collection;
 import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
@@ -17,26 +15,17 @@ import org.slf4j.LoggerFactory;
  * {@link #KEEP_LAST_BATCHES} snapshots (invariant 7). Called from the enumerator's worker thread.
  */
 @Internal
-final class MetaSnapshotWriter implements AutoCloseable {
+final class MetaSnapshotWriter {
 
     static final int KEEP_LAST_BATCHES = 3;
 
     private static final Logger LOG = LoggerFactory.getLogger(MetaSnapshotWriter.class);
 
-    private final SdkMetaTableClient client;
     private final MetaStore store;
 
-    private MetaSnapshotWriter(SdkMetaTableClient client) {
-        this.client = client;
-        this.store = new MetaStore(client);
-    }
-
-    /** Connects to (and creates, if missing) the meta table. */
-    static MetaSnapshotWriter open(TablestoreEndpoint endpoint, String table) {
-        MetaSnapshotWriter writer =
-                new MetaSnapshotWriter(SdkMetaTableClient.connect(endpoint, table));
-        writer.store.ensureTable();
-        return writer;
+    /** Writes through {@code store}, whose table exists (its owner closes the client). */
+    MetaSnapshotWriter(MetaStore store) {
+        this.store = store;
     }
 
     /** Writes {@code snapshot} as batch {@code checkpointId} and purges old snapshots. */
@@ -50,10 +39,5 @@ final class MetaSnapshotWriter implements AutoCloseable {
                 checkpointId,
                 snapshot.channels().size(),
                 purged);
-    }
-
-    @Override
-    public void close() {
-        client.close();
     }
 }

@@ -1,5 +1,7 @@
 package io.tablestorecdc.flink.source.enumerator;
 
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -12,6 +14,7 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSession;
+import io.tablestorecdc.flink.source.MetaTableClientFactory;
 import io.tablestorecdc.flink.source.TunnelMetricGauges;
 import io.tablestorecdc.flink.source.TunnelProxyFactory;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
@@ -52,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * after emitting the channel's last record, and before the barrier of the next checkpoint reaches
  * it), so finishes recorded in snapshot N are pushed on {@code notifyCheckpointComplete(N)}.
  * Invariant 4: only channels the server opened to this client become splits, and for BaseAndStream
- * tunnels no stream channel while a base channel is unfinished.
+ * tunnels no stream channel while a base channel is unfinished. Invariant 8: the job's owner lease
+ * on the tunnel is taken before its tunnel client connects (a second consumer is refused), renewed
+ * by the periodic callable and released on close; the client of a previous run is shut down.
  *
  * <p>All fields are touched only in the coordinator thread, except the tunnel session and proxy
  * (thread-safe) and {@link #knownIds}, a copy for the discovery callable.
@@ -69,6 +74,8 @@ public final class TablestoreCdcEnumerator
     private final SplitEnumeratorContext<ChannelSplit> context;
     private final TablestoreCdcSourceConfig config;
     private final TunnelProxyFactory proxyFactory;
+    private final MetaTableClientFactory metaFactory;
+    private final String consumerId;
 
     private final SortedMap<String, ChannelSplit> unassigned = new TreeMap<>();
     private final SortedMap<String, ChannelSplit> assigned = new TreeMap<>();
@@ -85,7 +92,9 @@ public final class TablestoreCdcEnumerator
     private TunnelType tunnelType;
     private TunnelProxy proxy;
     private TunnelSession session;
+    private MetaTableClient metaClient;
     private MetaSnapshotWriter meta;
+    private TunnelOwner owner;
     private Map<String, ChannelPosition> metaWritten = Map.of();
     private boolean firstAssignmentDone;
     private boolean noMoreSplits;
@@ -99,10 +108,14 @@ public final class TablestoreCdcEnumerator
             SplitEnumeratorContext<ChannelSplit> context,
             TablestoreCdcSourceConfig config,
             TunnelProxyFactory proxyFactory,
+            MetaTableClientFactory metaFactory,
+            String consumerId,
             EnumeratorState restored) {
         this.context = context;
         this.config = config;
         this.proxyFactory = proxyFactory;
+        this.metaFactory = metaFactory;
+        this.consumerId = consumerId;
         this.tunnelId = restored.tunnelId();
         for (EnumeratorState.Entry entry : restored.splits().values()) {
             restore(entry);
@@ -136,11 +149,7 @@ public final class TablestoreCdcEnumerator
                         .track(proxyFactory.create(config));
         TunnelDescription tunnel = openTunnel();
         tunnelType = tunnel.type();
-        session =
-                TunnelSession.open(
-                        proxy,
-                        tunnel.tunnelId(),
-                        config.sessionConfig("flink:" + config.tunnelName()));
+        connect(tunnel.tunnelId());
         lastHeartbeatNanos = System.nanoTime();
         lastListing = tunnel.channels();
         // Restored finishes the server already has (or no longer lists) need no push.
@@ -150,24 +159,39 @@ public final class TablestoreCdcEnumerator
                         .map(ServerChannel::channelId)
                         .collect(Collectors.toSet()));
         LOG.info(
-                "Tablestore CDC enumerator connected to tunnel {} ({}) of table {} as client {};"
-                        + " restored {} unassigned, {} assigned, {} finished channel(s)",
+                "Tablestore CDC enumerator connected to tunnel {} ({}) of table {} as client {},"
+                        + " owner {}; restored {} unassigned, {} assigned, {} finished channel(s)",
                 config.tunnelName(),
                 tunnelType,
                 config.tableName(),
                 session.clientId().clientId(),
+                consumerId,
                 unassigned.size(),
                 assigned.size(),
                 finished.size());
         registerMetrics();
-        config.metaTable()
-                .ifPresent(t -> meta = MetaSnapshotWriter.open(config.tablestoreEndpoint(), t));
         long tick =
                 Math.min(
                         config.discoveryInterval().toMillis(),
                         config.heartbeatInterval().toMillis());
         context.callAsync(this::discover, this::onDiscovery, 0L, tick);
         pushFinishes();
+    }
+
+    /**
+     * Owner lease first, then the predecessor's client shut down, then this job's client (invariant
+     * 8). A refused job fails here with the lease conflict's message.
+     */
+    private void connect(String id) {
+        metaClient = metaFactory.create(config);
+        MetaStore store = new MetaStore(metaClient);
+        store.ensureTable();
+        meta = new MetaSnapshotWriter(store);
+        owner = TunnelOwner.acquire(store, id, consumerId);
+        owner.shutDownPredecessorClient(proxy);
+        session =
+                TunnelSession.open(proxy, id, config.sessionConfig("flink:" + config.tunnelName()));
+        owner.recordClient(session.clientId());
     }
 
     private TunnelDescription openTunnel() {
@@ -227,6 +251,7 @@ public final class TablestoreCdcEnumerator
     // ---- discovery (worker thread) ----
 
     private ChannelDiscovery discover() {
+        owner.renewIfDue();
         heartbeatIfDue();
         session.checkHealthy();
         TunnelDescription tunnel = proxy.describeTunnel(config.tableName(), config.tunnelName());
@@ -482,7 +507,7 @@ public final class TablestoreCdcEnumerator
         unassigned.values().forEach(s -> put(splits, s, SplitStatus.UNASSIGNED));
         assigned.values().forEach(s -> put(splits, s, SplitStatus.ASSIGNED));
         finished.values().forEach(s -> put(splits, s, SplitStatus.FINISHED));
-        return new EnumeratorState(tunnelId, splits);
+        return new EnumeratorState(tunnelId, Optional.of(consumerId), splits);
     }
 
     private static void put(
@@ -524,7 +549,7 @@ public final class TablestoreCdcEnumerator
                                 "Could not write checkpoint {} to meta table {}; the next"
                                         + " checkpoint writes newer positions: {}",
                                 checkpointId,
-                                config.metaTable().orElse(""),
+                                metaClient.tableName(),
                                 error.getMessage());
                     } else {
                         metaWritten = written;
@@ -587,6 +612,12 @@ public final class TablestoreCdcEnumerator
                 });
     }
 
+    /** Makes the next discovery round renew the owner lease (tests). */
+    @VisibleForTesting
+    void requestLeaseRenewal() {
+        owner.renewNextTime();
+    }
+
     /** Makes the next discovery round heartbeat first (tests; and after pushing finishes). */
     @VisibleForTesting
     void requestHeartbeat() {
@@ -630,11 +661,14 @@ public final class TablestoreCdcEnumerator
         if (session != null) {
             session.close();
         }
+        if (owner != null) {
+            owner.release(); // after the client is gone: the next owner may start at once
+        }
         if (proxy != null) {
             proxy.close();
         }
-        if (meta != null) {
-            meta.close();
+        if (metaClient != null) {
+            metaClient.close();
         }
     }
 }

@@ -18,6 +18,10 @@ class EnumeratorStateSerializerTest {
 
     private final EnumeratorStateSerializer serializer = new EnumeratorStateSerializer();
 
+    private static EnumeratorState goldenStateV1() {
+        return new EnumeratorState(Optional.of("tunnel-42"), goldenState().splits());
+    }
+
     private static EnumeratorState goldenState() {
         Map<String, EnumeratorState.Entry> splits = new LinkedHashMap<>();
         put(splits, "a", ChannelType.STREAM, ChannelPosition.at("a@5"), SplitStatus.ASSIGNED);
@@ -28,7 +32,7 @@ class EnumeratorStateSerializerTest {
                 ChannelType.BASE_DATA,
                 ChannelPosition.at("c@0", 2),
                 SplitStatus.UNASSIGNED);
-        return new EnumeratorState(Optional.of("tunnel-42"), splits);
+        return new EnumeratorState(Optional.of("tunnel-42"), Optional.of("consumer-7"), splits);
     }
 
     private static void put(
@@ -42,20 +46,28 @@ class EnumeratorStateSerializerTest {
 
     @Test
     void version1GoldenBytesStillDeserialize() throws IOException {
-        assertThat(serializer.deserialize(1, golden())).isEqualTo(goldenState());
+        EnumeratorState restored = serializer.deserialize(1, golden());
+
+        assertThat(restored).isEqualTo(goldenStateV1());
+        assertThat(restored.consumerId()).isEmpty();
     }
 
     @Test
-    void currentVersionWritesTheGoldenBytes() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_1);
-        assertThat(serializer.serialize(goldenState())).isEqualTo(golden());
+    void version2GoldenBytesDeserializeWithTheConsumerId() throws IOException {
+        assertThat(serializer.deserialize(2, golden("v2"))).isEqualTo(goldenState());
+    }
+
+    @Test
+    void currentVersionWritesTheVersion2GoldenBytes() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_2);
+        assertThat(serializer.serialize(goldenState())).isEqualTo(golden("v2"));
     }
 
     @Test
     void roundTripsAStateWithoutATunnelYet() throws IOException {
         EnumeratorState initial = EnumeratorState.initial();
 
-        assertThat(serializer.deserialize(1, serializer.serialize(initial))).isEqualTo(initial);
+        assertThat(serializer.deserialize(2, serializer.serialize(initial))).isEqualTo(initial);
     }
 
     @Test
@@ -76,9 +88,13 @@ class EnumeratorStateSerializerTest {
     }
 
     private static byte[] golden() throws IOException {
+        return golden("v1");
+    }
+
+    private static byte[] golden(String version) throws IOException {
         try (InputStream in =
                 EnumeratorStateSerializerTest.class.getResourceAsStream(
-                        "/golden/enumerator-state-v1.bin")) {
+                        "/golden/enumerator-state-" + version + ".bin")) {
             assertThat(in).isNotNull();
             return in.readAllBytes();
         }

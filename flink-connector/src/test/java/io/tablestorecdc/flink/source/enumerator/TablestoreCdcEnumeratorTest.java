@@ -13,6 +13,7 @@ import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
+import io.tablestorecdc.flink.source.testing.InMemoryMetaTable;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.util.List;
@@ -36,6 +37,7 @@ class TablestoreCdcEnumeratorTest {
     private static final String TUNNEL_ID = "tunnel-1";
 
     private FakeTunnelServer server = new FakeTunnelServer(TUNNEL_ID, TunnelType.STREAM);
+    private final InMemoryMetaTable meta = new InMemoryMetaTable();
     private MockSplitEnumeratorContext<ChannelSplit> context;
     private SplitEnumerator<ChannelSplit, EnumeratorState> enumerator;
 
@@ -433,6 +435,8 @@ class TablestoreCdcEnumeratorTest {
                         .setDeserializer(new RecordStrings())
                         .setTunnelProxyFactory(
                                 FakeTunnelServers.register(getClass().getName(), server))
+                        .setMetaTableClientFactory(
+                                InMemoryMetaTable.register(getClass().getName(), meta))
                         .build();
         enumerator = source.restoreEnumerator(context, state);
         enumerator.start();

@@ -60,6 +60,7 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -330,6 +331,27 @@ class TablestoreCdcSourceITCase {
         assertThat(FailOnce.ARMED.get(sink)).isFalse();
         assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
         assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+    }
+
+    @Test
+    void aSecondJobOnTheSameTunnelFailsWhileTheFirstKeepsReading() throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "owner-" + COUNTER.incrementAndGet();
+        jobs.add(run(sink, new Configuration(), 2));
+        List<String> written = new ArrayList<>();
+        writeRound(1, written);
+        awaitCommitted(sink, written.size());
+
+        JobClient second = run("owner-second-" + COUNTER.incrementAndGet(), new Configuration(), 1);
+        Throwable refused = second.getJobExecutionResult().handle((r, e) -> e).join();
+
+        assertThat(refused).isNotNull();
+        assertThat(ExceptionUtils.stringifyException(refused))
+                .contains("OwnershipConflictException")
+                .contains("Only one Spark query or Flink job may read a tunnel");
+        writeRound(2, written);
+        awaitCommitted(sink, written.size());
+        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
     }
 
     /** Throws once, on the first record that contains {@code marker}. */

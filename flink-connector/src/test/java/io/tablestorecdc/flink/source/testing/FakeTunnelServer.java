@@ -39,8 +39,10 @@ public final class FakeTunnelServer {
     private final Map<String, FakeChannel> channels = new LinkedHashMap<>();
     private final List<String> finishesReceived = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
+    private final List<String> shutdowns = new ArrayList<>();
     private int batchSize = 2;
     private int clients;
+    private Runnable onConnect = () -> {};
 
     public FakeTunnelServer(String tunnelId, TunnelType type) {
         this.tunnelId = tunnelId;
@@ -94,6 +96,22 @@ public final class FakeTunnelServer {
     public synchronized FakeTunnelServer batchSize(int size) {
         this.batchSize = size;
         return this;
+    }
+
+    /** Runs {@code hook} whenever a client connects, before the connect answers. */
+    public synchronized FakeTunnelServer onConnect(Runnable hook) {
+        this.onConnect = hook;
+        return this;
+    }
+
+    /** Ids of the clients shut down, in order. */
+    public synchronized List<String> shutdowns() {
+        return List.copyOf(shutdowns);
+    }
+
+    /** How many clients connected so far. */
+    public synchronized int connects() {
+        return clients;
     }
 
     /** Channels whose finish the server received, in order. */
@@ -166,6 +184,7 @@ public final class FakeTunnelServer {
         public TunnelClientId connect(
                 String tunnelId, String clientTag, Duration heartbeatTimeout) {
             synchronized (FakeTunnelServer.this) {
+                onConnect.run();
                 return new TunnelClientId(tunnelId, "client-" + (++clients));
             }
         }
@@ -227,7 +246,11 @@ public final class FakeTunnelServer {
         }
 
         @Override
-        public void shutdown(TunnelClientId client) {}
+        public void shutdown(TunnelClientId client) {
+            synchronized (FakeTunnelServer.this) {
+                shutdowns.add(client.clientId());
+            }
+        }
 
         @Override
         public void close() {}

@@ -1,0 +1,158 @@
+package io.tablestorecdc.flink.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.OwnerLease;
+import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
+import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
+import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
+import io.tablestorecdc.flink.source.testing.InMemoryMetaTable;
+import io.tablestorecdc.flink.source.testing.RecordStrings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Invariant 8 in the enumerator: one owner per tunnel, and the predecessor's client shut down. */
+class TablestoreCdcEnumeratorOwnershipTest {
+
+    private static final String TUNNEL_ID = "tunnel-1";
+
+    private final FakeTunnelServer server =
+            new FakeTunnelServer(TUNNEL_ID, TunnelType.STREAM).channel("a", ChannelType.STREAM);
+    private final InMemoryMetaTable meta = new InMemoryMetaTable();
+    private final MetaStore store = new MetaStore(meta.client());
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+    }
+
+    @Test
+    void theLeaseIsTakenBeforeTheClientConnectsAndTheClientIsRecorded() {
+        AtomicReference<Optional<OwnerLease>> ownerAtConnect = new AtomicReference<>();
+        server.onConnect(() -> ownerAtConnect.set(store.owner(TUNNEL_ID)));
+
+        TablestoreCdcEnumerator job = start(source(), EnumeratorState.initial());
+
+        String consumerId = job.snapshotState(1).consumerId().orElseThrow();
+        assertThat(ownerAtConnect.get())
+                .hasValueSatisfying(l -> assertThat(l.consumerId()).isEqualTo(consumerId));
+        assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-1");
+        assertThat(server.shutdowns()).isEmpty();
+    }
+
+    @Test
+    void aSecondJobOnTheSameTunnelIsRefusedBeforeItConnects() {
+        start(source(), EnumeratorState.initial());
+
+        assertThatThrownBy(() -> start(source(), EnumeratorState.initial()))
+                .isInstanceOf(OwnershipConflictException.class)
+                .hasMessageContaining(TUNNEL_ID);
+        assertThat(server.connects()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailoverBeforeTheFirstCheckpointKeepsTheOwnerAndShutsDownTheOldClient() {
+        TablestoreCdcSource<String> source = source();
+        TablestoreCdcEnumerator crashed = start(source, EnumeratorState.initial());
+
+        // The same job graph restarts without state; the crashed enumerator never closed.
+        TablestoreCdcEnumerator restarted = start(source, EnumeratorState.initial());
+
+        assertThat(restarted.snapshotState(1).consumerId())
+                .isEqualTo(crashed.snapshotState(1).consumerId());
+        assertThat(server.shutdowns()).containsExactly("client-1");
+        assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-2");
+    }
+
+    @Test
+    void aRestoreTakesTheTunnelOverAndTheReplacedJobFailsOnItsNextRenewal() throws Throwable {
+        MockSplitEnumeratorContext<ChannelSplit> oldContext = context();
+        TablestoreCdcEnumerator old = start(source(), EnumeratorState.initial(), oldContext);
+        EnumeratorState checkpoint = old.snapshotState(1);
+
+        // A new submission (another source instance) restored from the old job's checkpoint.
+        TablestoreCdcEnumerator restored = start(source(), checkpoint);
+
+        assertThat(restored.snapshotState(2).consumerId()).isEqualTo(checkpoint.consumerId());
+        assertThat(server.shutdowns()).containsExactly("client-1");
+        old.requestLeaseRenewal();
+        assertThatThrownBy(() -> oldContext.runPeriodicCallable(0))
+                .hasRootCauseInstanceOf(OwnershipLostException.class);
+    }
+
+    @Test
+    void theLeaseIsRenewedByTheDiscoveryRound() throws Throwable {
+        MockSplitEnumeratorContext<ChannelSplit> context = context();
+        TablestoreCdcEnumerator job = start(source(), EnumeratorState.initial(), context);
+        long epoch = store.owner(TUNNEL_ID).orElseThrow().epoch();
+
+        job.requestLeaseRenewal();
+        context.runPeriodicCallable(0);
+
+        assertThat(store.owner(TUNNEL_ID).orElseThrow().epoch()).isGreaterThan(epoch);
+    }
+
+    @Test
+    void closeReleasesTheLeaseSoAnotherJobStartsAtOnce() throws Exception {
+        TablestoreCdcEnumerator first = start(source(), EnumeratorState.initial());
+        first.close();
+
+        TablestoreCdcEnumerator second = start(source(), EnumeratorState.initial());
+
+        assertThat(store.owner(TUNNEL_ID).orElseThrow().consumerId())
+                .isEqualTo(second.snapshotState(1).consumerId().orElseThrow());
+    }
+
+    private TablestoreCdcSource<String> source() {
+        return TablestoreCdcSource.<String>builder()
+                .setEndpoint("http://127.0.0.1:1")
+                .setInstanceName("test")
+                .setCredentials("id", "secret")
+                .setTableName(FakeTunnelServer.TABLE)
+                .setTunnelName(FakeTunnelServer.TUNNEL)
+                .setDiscoveryInterval(Duration.ofSeconds(1))
+                .setHeartbeatInterval(Duration.ofSeconds(5))
+                .setDeserializer(new RecordStrings())
+                .setTunnelProxyFactory(FakeTunnelServers.register(getClass().getName(), server))
+                .setMetaTableClientFactory(InMemoryMetaTable.register(getClass().getName(), meta))
+                .build();
+    }
+
+    private MockSplitEnumeratorContext<ChannelSplit> context() {
+        MockSplitEnumeratorContext<ChannelSplit> context = new MockSplitEnumeratorContext<>(1);
+        toClose.add(context);
+        return context;
+    }
+
+    private TablestoreCdcEnumerator start(
+            TablestoreCdcSource<String> source, EnumeratorState state) {
+        return start(source, state, context());
+    }
+
+    private TablestoreCdcEnumerator start(
+            TablestoreCdcSource<String> source,
+            EnumeratorState state,
+            MockSplitEnumeratorContext<ChannelSplit> context) {
+        TablestoreCdcEnumerator enumerator =
+                (TablestoreCdcEnumerator) source.restoreEnumerator(context, state);
+        toClose.add(0, enumerator);
+        enumerator.start();
+        return enumerator;
+    }
+}
