@@ -34,6 +34,7 @@ final class BatchPlanner {
 
     private final SourceConnection connection;
     private final TablestoreSourceOptions options;
+    private final IdleProbes idleProbes = new IdleProbes(System::nanoTime);
     private ChannelStatus status = ChannelStatus.NONE;
     private final Map<BatchToken, BatchSnapshot> snapshots =
             new LinkedHashMap<>(8, 0.75f, true) {
@@ -132,7 +133,8 @@ final class BatchPlanner {
      * A lower bound of what reading the channel now would deliver (0: nothing, not even its end). A
      * channel that filled its cap in the last batch has an unknown, large backlog; any other is
      * probed with one read whose records are dropped (a tunnel has no cheaper "is there more"
-     * call).
+     * call), unless it was idle at its last probe and its backoff has not passed ({@link
+     * IdleProbes}).
      */
     private ChannelBacklog backlog(TablestoreOffset start, ChannelCheckpoint entry) {
         Long lastCap = start.read().get(entry.channelId());
@@ -141,12 +143,18 @@ final class BatchPlanner {
                 && entry.batchRecords() >= lastCap) {
             return new ChannelBacklog(entry, ChannelBacklog.LARGE);
         }
+        if (!idleProbes.due(entry.channelId())) {
+            return new ChannelBacklog(entry, 0);
+        }
         ChannelPosition position = entry.position();
         ReadResult probe =
                 connection
                         .proxy()
                         .readRecords(connection.clientId(), entry.channelId(), position.token());
-        return new ChannelBacklog(entry, ChannelBacklog.estimate(probe, position.skip()));
+        ChannelBacklog backlog =
+                new ChannelBacklog(entry, ChannelBacklog.estimate(probe, position.skip()));
+        idleProbes.record(entry.channelId(), backlog.records() == 0);
+        return backlog;
     }
 
     /** Per-channel caps for the channels with data to read. */

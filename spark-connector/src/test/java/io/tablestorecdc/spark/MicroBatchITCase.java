@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -167,6 +168,33 @@ class MicroBatchITCase {
         }
         assertThat(sink.rows().stream().map(r -> r.getString(0)).toList())
                 .containsExactly("a", "b");
+    }
+
+    @Test
+    void anIdleStreamWithTheDefaultTriggerBacksOffItsProbes() throws Exception {
+        String table = bed.newTable();
+        bed.put(table, "a", 1, "apple");
+        BatchSink sink = new BatchSink();
+        StreamingQuery query =
+                bed.start(
+                        bed.reader(table, table + "_tunnel").load(),
+                        CdcTestBed.checkpointDir(),
+                        sink,
+                        Trigger.ProcessingTime(0));
+        try {
+            await(query, "first change", TIMEOUT, () -> sink.count() >= 1);
+            long before = bed.emulator.server().requestCount("tunnel/readrecords");
+            // Spark asks for new data every ~10 ms while idle: without a backoff that is a
+            // probe per channel each time, hundreds in this window.
+            Thread.sleep(2000);
+            long probes = bed.emulator.server().requestCount("tunnel/readrecords") - before;
+
+            assertThat(probes).isBetween(1L, 20L);
+            bed.put(table, "b", 2, "berry");
+            await(query, "the change after the idle time", TIMEOUT, () -> sink.count() >= 2);
+        } finally {
+            query.stop();
+        }
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.slf4j.Logger;
@@ -42,6 +43,7 @@ public final class EmulatorServer implements AutoCloseable {
     private final Faults faults;
     private final Map<String, ActionHandler> handlers = new ConcurrentHashMap<>();
     private final Map<String, AdminHandler> adminHandlers = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
     private final AtomicInteger threadCounter = new AtomicInteger();
     private HttpServer http;
     private ExecutorService executor;
@@ -76,6 +78,16 @@ public final class EmulatorServer implements AutoCloseable {
         String relative =
                 path.startsWith(ADMIN_PREFIX) ? path.substring(ADMIN_PREFIX.length()) : path;
         adminHandlers.put(relative.replaceAll("^/+", ""), handler);
+    }
+
+    /**
+     * How many requests for {@code action} (for example {@code tunnel/readrecords} or {@code
+     * PutRow}) arrived since start, failed ones included: lets tests and benchmarks count what a
+     * client asks of the server.
+     */
+    public long requestCount(String action) {
+        LongAdder count = requests.get(action);
+        return count == null ? 0 : count.sum();
     }
 
     public Faults faults() {
@@ -137,6 +149,7 @@ public final class EmulatorServer implements AutoCloseable {
         String requestId = UUID.randomUUID().toString();
         Map<String, String> headers = lowerCaseHeaders(exchange.getRequestHeaders());
         try {
+            requests.computeIfAbsent(action, a -> new LongAdder()).increment();
             byte[] raw = exchange.getRequestBody().readAllBytes();
             String secret = authenticate(exchange.getRequestMethod(), action, headers, raw);
             byte[] body = inflateIfCompressed(headers, raw);
