@@ -1,0 +1,116 @@
+package io.tablestorecdc.e2e.bench;
+
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.SinkFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * A Flink job (parallelism 2, a checkpoint every 2 s) reading a stream tunnel with {@link
+ * TablestoreCdcSource} into a counting sink; the run ends when every expected record was seen,
+ * since a stream tunnel never ends by itself.
+ */
+final class FlinkDrain {
+
+    private static final int PARALLELISM = 2;
+    // The sink runs in this JVM (a local mini cluster), so plain statics are the simplest channel.
+    private static final AtomicLong SEEN = new AtomicLong();
+    private static final AtomicLong FIRST_NANOS = new AtomicLong();
+
+    private final TablestoreEmulator emulator;
+
+    FlinkDrain(TablestoreEmulator emulator) {
+        this.emulator = emulator;
+    }
+
+    Measurement drain(String table, String tunnel, long expected) throws Exception {
+        SEEN.set(0);
+        FIRST_NANOS.set(0);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
+        env.fromSource(source(table, tunnel), WatermarkStrategy.noWatermarks(), "changes")
+                .addSink(new CountingSink())
+                .name("counting sink");
+        long start = System.nanoTime();
+        JobClient job = env.executeAsync("tablestore-cdc bench " + tunnel);
+        try {
+            awaitCount(expected, start);
+            long end = System.nanoTime();
+            return new Measurement("flink", SEEN.get(), end - start, end - FIRST_NANOS.get());
+        } finally {
+            job.cancel().get(60, TimeUnit.SECONDS);
+            job.getJobExecutionResult().handle((r, e) -> null).get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void awaitCount(long expected, long start) throws InterruptedException {
+        long deadline = start + TimeUnit.MINUTES.toNanos(5);
+        while (SEEN.get() < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "Flink saw " + SEEN.get() + " of " + expected + " records in 5 minutes");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static Configuration configuration() {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        return conf;
+    }
+
+    private TablestoreCdcSource<String> source(String table, String tunnel) {
+        return TablestoreCdcSource.<String>builder()
+                .setEndpoint(emulator.endpoint())
+                .setInstanceName(emulator.instanceName())
+                .setCredentials(emulator.accessKeyId(), emulator.accessKeySecret())
+                .setTableName(table)
+                .setTunnelName(tunnel)
+                .setDiscoveryInterval(Duration.ofSeconds(1))
+                .setDeserializer(new KeyOnly())
+                .build();
+    }
+
+    /** Emits each change's primary key: the conversion to ChangeRecord is still all done. */
+    private static final class KeyOnly implements ChangeRecordDeserializer<String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void deserialize(ChangeRecord record, Collector<String> out) {
+            out.collect(record.primaryKey().get(0).value().asString());
+        }
+
+        @Override
+        public TypeInformation<String> getProducedType() {
+            return Types.STRING;
+        }
+    }
+
+    /** Counts records; discards them. */
+    private static final class CountingSink implements SinkFunction<String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void invoke(String value, Context context) {
+            if (FIRST_NANOS.get() == 0) {
+                FIRST_NANOS.compareAndSet(0, System.nanoTime());
+            }
+            SEEN.incrementAndGet();
+        }
+    }
+}
