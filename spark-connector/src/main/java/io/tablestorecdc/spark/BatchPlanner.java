@@ -15,6 +15,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
 
@@ -102,17 +104,33 @@ final class BatchPlanner {
             MergeResult merge,
             OptionalLong cutoffMicros) {
         Set<String> open = connection.session().openChannelIds();
-        List<ChannelBacklog> out = new ArrayList<>();
+        List<CompletableFuture<ChannelBacklog>> pending = new ArrayList<>();
         for (String id : merge.readable()) {
             Optional<ChannelCheckpoint> entry = committed.channel(id);
             if (entry.isPresent() && open.contains(id) && !pastCutoff(entry.get(), cutoffMicros)) {
-                ChannelBacklog backlog = backlog(start, entry.get());
-                if (backlog.records() > 0) {
-                    out.add(backlog);
-                }
+                pending.add(backlog(start, entry.get()));
+            }
+        }
+        List<ChannelBacklog> out = new ArrayList<>();
+        for (CompletableFuture<ChannelBacklog> backlog : pending) {
+            ChannelBacklog known = joined(backlog);
+            if (known.records() > 0) {
+                out.add(known);
             }
         }
         return out;
+    }
+
+    /** The probe's own failure (a TunnelException, say), not the future's wrapper. */
+    private static ChannelBacklog joined(CompletableFuture<ChannelBacklog> backlog) {
+        try {
+            return backlog.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -134,18 +152,24 @@ final class BatchPlanner {
      * channel that filled its cap in the last batch has an unknown, large backlog; any other is
      * probed with one read whose records are dropped (a tunnel has no cheaper "is there more"
      * call), unless it was idle at its last probe and its backoff has not passed ({@link
-     * IdleProbes}).
+     * IdleProbes}). Probes run in parallel on the connection's probe threads.
      */
-    private ChannelBacklog backlog(TablestoreOffset start, ChannelCheckpoint entry) {
+    private CompletableFuture<ChannelBacklog> backlog(
+            TablestoreOffset start, ChannelCheckpoint entry) {
         Long lastCap = start.read().get(entry.channelId());
         if (lastCap != null
                 && lastCap != TablestoreOffset.UNCAPPED
                 && entry.batchRecords() >= lastCap) {
-            return new ChannelBacklog(entry, ChannelBacklog.LARGE);
+            return CompletableFuture.completedFuture(
+                    new ChannelBacklog(entry, ChannelBacklog.LARGE));
         }
         if (!idleProbes.due(entry.channelId())) {
-            return new ChannelBacklog(entry, 0);
+            return CompletableFuture.completedFuture(new ChannelBacklog(entry, 0));
         }
+        return CompletableFuture.supplyAsync(() -> probe(entry), connection.probes());
+    }
+
+    private ChannelBacklog probe(ChannelCheckpoint entry) {
         ChannelPosition position = entry.position();
         ReadResult probe =
                 connection

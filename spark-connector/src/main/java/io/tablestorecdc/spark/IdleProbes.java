@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * probed again only after a wait that doubles from {@link #FIRST_WAIT} up to {@link #MAX_WAIT} (as
  * the SDK's own worker backs off on idle stream channels), so an idle stream costs a few requests
  * per channel per second instead of hundreds. New data on an idle channel is noticed within {@link
- * #MAX_WAIT}.
+ * #MAX_WAIT}. Thread-safe: probes of several channels run at once.
  */
 final class IdleProbes {
 
@@ -28,13 +28,13 @@ final class IdleProbes {
     }
 
     /** Whether the channel should be probed now. */
-    boolean due(String channelId) {
+    synchronized boolean due(String channelId) {
         Backoff backoff = idle.get(channelId);
         return backoff == null || nanoClock.getAsLong() - backoff.notBeforeNanos >= 0;
     }
 
     /** Records a probe's outcome: an empty one backs the channel off, data resets it. */
-    void record(String channelId, boolean empty) {
+    synchronized void record(String channelId, boolean empty) {
         if (!empty) {
             idle.remove(channelId);
             return;

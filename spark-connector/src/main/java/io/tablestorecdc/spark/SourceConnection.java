@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,7 @@ final class SourceConnection implements AutoCloseable {
     private static final long RENEW_EVERY_MILLIS = Duration.ofSeconds(20).toMillis();
     private static final Duration LISTING_TTL = Duration.ofSeconds(5);
     private static final String CLIENT_TAG = "tablestore-cdc-spark";
+    private static final int PROBE_THREADS = 8;
 
     private final TablestoreSourceOptions options;
     private final SdkMetaTableClient metaClient;
@@ -56,6 +58,7 @@ final class SourceConnection implements AutoCloseable {
     private final TunnelProxy proxy;
     private final TunnelDescription tunnel;
     private final ScheduledExecutorService scheduler;
+    private final ExecutorService probes;
     private final Map<String, ChannelPosition> adoptions = new HashMap<>();
     private volatile OwnerLease lease;
     private volatile RuntimeException failure;
@@ -72,6 +75,14 @@ final class SourceConnection implements AutoCloseable {
         this.metaStore = new MetaStore(metaClient);
         this.proxy = proxy;
         this.tunnel = tunnel;
+        this.probes =
+                Executors.newFixedThreadPool(
+                        PROBE_THREADS,
+                        r -> {
+                            Thread t = new Thread(r, "tablestore-cdc-probe-" + tunnel.tunnelName());
+                            t.setDaemon(true);
+                            return t;
+                        });
         this.scheduler =
                 Executors.newSingleThreadScheduledExecutor(
                         r -> {
@@ -321,10 +332,16 @@ final class SourceConnection implements AutoCloseable {
         return metaStore;
     }
 
+    /** Runs the planning probes of several channels at once. */
+    ExecutorService probes() {
+        return probes;
+    }
+
     /** Releases the lease and the tunnel client so that the next consumer can start at once. */
     @Override
     public void close() {
         scheduler.shutdownNow();
+        probes.shutdownNow();
         if (session != null) {
             session.close();
         }
