@@ -237,68 +237,22 @@ class TunnelSessionITCase {
     }
 
     /** The real proxy, with every heartbeat's report and answer recorded. */
-    private static final class RecordingProxy implements TunnelProxy {
+    private static final class RecordingProxy extends ForwardingTunnelProxy {
 
         final List<List<HeldChannel>> heartbeats = new ArrayList<>();
         final List<List<AssignedChannel>> answers = new ArrayList<>();
-        private final TunnelProxy delegate;
 
         RecordingProxy(TunnelProxy delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public synchronized List<AssignedChannel> heartbeat(
                 TunnelClientId client, List<HeldChannel> held) {
             heartbeats.add(List.copyOf(held));
-            List<AssignedChannel> answer = delegate.heartbeat(client, held);
+            List<AssignedChannel> answer = super.heartbeat(client, held);
             answers.add(List.copyOf(answer));
             return answer;
-        }
-
-        @Override
-        public TunnelDescription describeTunnel(String tableName, String tunnelName) {
-            return delegate.describeTunnel(tableName, tunnelName);
-        }
-
-        @Override
-        public String createTunnel(
-                String tableName, String tunnelName, TunnelType type, TunnelStart start) {
-            return delegate.createTunnel(tableName, tunnelName, type, start);
-        }
-
-        @Override
-        public TunnelClientId connect(String tunnelId, String clientTag, Duration timeout) {
-            return delegate.connect(tunnelId, clientTag, timeout);
-        }
-
-        @Override
-        public ServerCheckpoint getCheckpoint(TunnelClientId client, String channelId) {
-            return delegate.getCheckpoint(client, channelId);
-        }
-
-        @Override
-        public long checkpoint(
-                TunnelClientId client,
-                String channelId,
-                ChannelPosition position,
-                long sequenceNumber) {
-            return delegate.checkpoint(client, channelId, position, sequenceNumber);
-        }
-
-        @Override
-        public ReadResult readRecords(TunnelClientId client, String channelId, String token) {
-            return delegate.readRecords(client, channelId, token);
-        }
-
-        @Override
-        public void shutdown(TunnelClientId client) {
-            delegate.shutdown(client);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }
