@@ -6,6 +6,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.e2e.DemoSettings.Engine;
 import io.tablestorecdc.e2e.flink.FlinkReplication;
+import io.tablestorecdc.e2e.orders.EmulatorAdminPartitions;
 import io.tablestorecdc.e2e.orders.OrdersTable;
 import io.tablestorecdc.e2e.orders.PartitionControl;
 import io.tablestorecdc.e2e.orders.TableDiff;
@@ -13,6 +14,7 @@ import io.tablestorecdc.e2e.orders.Workload;
 import io.tablestorecdc.e2e.spark.SparkReplication;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,8 +31,12 @@ import java.util.SortedMap;
  */
 public final class Demo {
 
+    /** Where both connectors keep their batch snapshots (each engine's default). */
+    static final String META_TABLE = "tablestore_cdc_meta";
+
     private final DemoSettings settings;
     private final Console console;
+    private List<ResourceWatch.Sample> watched = List.of();
 
     Demo(DemoSettings settings, Console console) {
         this.settings = settings;
@@ -67,10 +73,14 @@ public final class Demo {
         }
     }
 
-    private boolean run() throws Exception {
+    /** Runs the demo; true when every replica matched. */
+    boolean run() throws Exception {
         if (settings.target().isPresent()) {
-            console.say("demo", "using the instance at " + settings.target().get());
-            return runOn(settings.target().get(), Optional.empty());
+            DemoTarget target = settings.target().get();
+            console.say("demo", "using the instance at " + target);
+            Optional<PartitionControl> admin = EmulatorAdminPartitions.at(target.endpoint());
+            admin.ifPresent(a -> console.say("demo", "it is a tablestore-emulator: will reshard"));
+            return runOn(target, admin);
         }
         try (TablestoreEmulator emulator = TablestoreEmulator.builder().build().start()) {
             console.say(
@@ -103,18 +113,35 @@ public final class Demo {
             throws Exception {
         SyncClient client = target.syncClient();
         List<Replication> replications = new ArrayList<>();
+        Optional<ResourceWatch> watch = Optional.empty();
         try {
             Workload workload = prepare(client, target, replications);
-            Run run = new Run(settings, console, client, workload, partitions);
+            watch = settings.watchEvery().map(every -> watch(client, every));
+            Run run = new Run(settings, console, client, workload, new Resharding(partitions));
             run.writeChanges();
             List<Outcome> outcomes = run.awaitReplicas(replications);
             replications.forEach(Replication::close);
             replications.clear();
-            return run.summarize(outcomes);
+            watch.ifPresent(ResourceWatch::close);
+            watched = watch.map(ResourceWatch::samples).orElse(List.of());
+            return run.summarize(outcomes, watched);
         } finally {
+            watch.ifPresent(ResourceWatch::close);
             replications.forEach(Replication::close);
             client.shutdown();
         }
+    }
+
+    private ResourceWatch watch(SyncClient client, Duration every) {
+        console.say(
+                "watch",
+                "sampling heap after GC and the rows of " + META_TABLE + " every " + every);
+        return ResourceWatch.start(client, META_TABLE, console, every);
+    }
+
+    /** The samples of {@code --watch-every}, once the demo has run (empty without the flag). */
+    List<ResourceWatch.Sample> watched() {
+        return watched;
     }
 
     /** Creates the tables, writes the base data, creates one tunnel per engine and starts them. */
@@ -214,13 +241,34 @@ public final class Demo {
                         .orElse("did not catch up"));
     }
 
+    /** Splits and merges of the source table during the change phase, counted. */
+    private static final class Resharding {
+        final Optional<PartitionControl> control;
+        int splits;
+        int merges;
+
+        Resharding(Optional<PartitionControl> control) {
+            this.control = control;
+        }
+
+        String describe() {
+            return control.isEmpty()
+                    ? "no splits or merges"
+                    : plural(splits, "split") + ", " + plural(merges, "merge");
+        }
+
+        private static String plural(int n, String what) {
+            return n + " " + what + (n == 1 ? "" : "s");
+        }
+    }
+
     /** The change phase and the checks, on one source table. */
     private record Run(
             DemoSettings settings,
             Console console,
             SyncClient client,
             Workload workload,
-            Optional<PartitionControl> partitions) {
+            Resharding partitions) {
 
         void writeChanges() {
             console.say(
@@ -229,16 +277,12 @@ public final class Demo {
                             "writing about %d changes/s for %d s (inserts, partial updates,"
                                     + " deletes)",
                             settings.rate(), settings.duration().toSeconds()));
-            List<Workload.Milestone> milestones = new ArrayList<>();
-            if (partitions.isPresent()) {
-                milestones.add(new Workload.Milestone(0.3, this::split));
-                milestones.add(new Workload.Milestone(0.65, this::merge));
-            } else {
+            if (partitions.control.isEmpty()) {
                 console.say(
                         "demo",
                         "no splits or merges: an external instance splits partitions on its own");
             }
-            workload.runChanges(settings.rate(), settings.duration(), milestones);
+            workload.runChanges(settings.rate(), settings.duration(), milestones());
             console.say(
                     "demo",
                     String.format(
@@ -250,17 +294,40 @@ public final class Demo {
                             workload.deletes.get()));
         }
 
+        /** One split and one merge, or a split then a merge every {@code --reshard-every}. */
+        private List<Workload.Milestone> milestones() {
+            List<Workload.Milestone> milestones = new ArrayList<>();
+            if (partitions.control.isEmpty()) {
+                return milestones;
+            }
+            if (settings.reshardEvery().isEmpty()) {
+                milestones.add(new Workload.Milestone(0.3, this::split));
+                milestones.add(new Workload.Milestone(0.65, this::merge));
+                return milestones;
+            }
+            double step =
+                    (double) settings.reshardEvery().get().toMillis()
+                            / settings.duration().toMillis();
+            for (int i = 1; i * step < 0.95; i++) {
+                milestones.add(
+                        new Workload.Milestone(i * step, i % 2 == 1 ? this::split : this::merge));
+            }
+            return milestones;
+        }
+
         private String splitKey() {
             return OrdersTable.orderId(settings.rows() / 2);
         }
 
         private void split() {
-            List<String> children = partitions.get().split(settings.table(), splitKey());
+            List<String> children = partitions.control.get().split(settings.table(), splitKey());
+            partitions.splits++;
             console.say("demo", "split the partition holding " + splitKey() + " into " + children);
         }
 
         private void merge() {
-            String merged = partitions.get().merge(settings.table(), splitKey());
+            String merged = partitions.control.get().merge(settings.table(), splitKey());
+            partitions.merges++;
             console.say(
                     "demo", "merged the two partitions around " + splitKey() + " into " + merged);
         }
@@ -303,7 +370,7 @@ public final class Demo {
             }
         }
 
-        boolean summarize(List<Outcome> outcomes) {
+        boolean summarize(List<Outcome> outcomes, List<ResourceWatch.Sample> watched) {
             SortedMap<String, Map<String, Object>> source =
                     OrdersTable.scan(client, settings.table());
             console.say("", "");
@@ -320,7 +387,10 @@ public final class Demo {
                             workload.inserts.get(),
                             workload.updates.get(),
                             workload.deletes.get(),
-                            partitions.isPresent() ? "1 split, 1 merge" : "no splits or merges"));
+                            partitions.describe()));
+            if (!watched.isEmpty()) {
+                console.say("watch", ResourceWatch.summary(watched));
+            }
             boolean allMatch = true;
             for (Outcome outcome : outcomes) {
                 allMatch &= report(outcome);

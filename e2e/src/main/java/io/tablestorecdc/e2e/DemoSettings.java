@@ -18,6 +18,9 @@ import java.util.Set;
  * @param table the source table's name (replicas get suffixes)
  * @param target an external instance, or empty for the embedded emulator
  * @param catchUpTimeout how long the replicas may take to catch up once writes stop
+ * @param reshardEvery split, then merge back, the middle partition this often; empty: one split and
+ *     one merge per run
+ * @param watchEvery print heap after GC and meta-table rows this often; empty: never
  */
 public record DemoSettings(
         Set<Engine> engines,
@@ -27,7 +30,9 @@ public record DemoSettings(
         long seed,
         String table,
         Optional<DemoTarget> target,
-        Duration catchUpTimeout) {
+        Duration catchUpTimeout,
+        Optional<Duration> reshardEvery,
+        Optional<Duration> watchEvery) {
 
     /** An engine the demo can run. */
     public enum Engine {
@@ -46,9 +51,14 @@ public record DemoSettings(
                     "  --seed N                    seed of the change mix (default 1)",
                     "  --table NAME                source table (default orders)",
                     "  --catch-up-timeout D        how long the replicas may take to catch up (default 120s)",
+                    "  --reshard-every D           split the middle partition, then merge it back, every D",
+                    "                              (default: one split and one merge per run)",
+                    "  --watch-every D             print heap after GC and meta-table rows every D",
+                    "                              (for long runs; forces a GC per sample)",
                     "  --endpoint URL --instance NAME --access-key-id ID --access-key-secret SECRET",
                     "                              run against this instance instead of the embedded",
-                    "                              emulator (all four together; no splits or merges then)");
+                    "                              emulator (all four together; splits and merges only",
+                    "                              when the endpoint is a standalone tablestore-emulator)");
 
     public DemoSettings {
         engines = Set.copyOf(engines);
@@ -66,8 +76,9 @@ public record DemoSettings(
                         number("seed", flags.take("seed").orElse("1")),
                         flags.take("table").orElse("orders"),
                         target(flags),
-                        duration(
-                                "catch-up-timeout", flags.take("catch-up-timeout").orElse("120s")));
+                        duration("catch-up-timeout", flags.take("catch-up-timeout").orElse("120s")),
+                        flags.take("reshard-every").map(d -> duration("reshard-every", d)),
+                        flags.take("watch-every").map(d -> duration("watch-every", d)));
         flags.requireAllUsed();
         return settings;
     }

@@ -18,6 +18,7 @@ class DemoSettingsTest {
         assertThat(settings.duration()).isEqualTo(Duration.ofSeconds(40));
         assertThat(settings.target()).isEmpty();
         assertThat(settings.table()).isEqualTo("orders");
+        assertThat(settings.reshardEvery()).isEmpty();
     }
 
     @Test
@@ -38,6 +39,10 @@ class DemoSettingsTest {
                         "t",
                         "--catch-up-timeout",
                         "500ms",
+                        "--reshard-every",
+                        "1m",
+                        "--watch-every",
+                        "30s",
                         "--endpoint",
                         "http://127.0.0.1:1",
                         "--instance",
@@ -50,6 +55,8 @@ class DemoSettingsTest {
         assertThat(settings.engines()).containsExactly(Engine.FLINK);
         assertThat(settings.duration()).isEqualTo(Duration.ofMinutes(2));
         assertThat(settings.catchUpTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(settings.reshardEvery()).contains(Duration.ofMinutes(1));
+        assertThat(settings.watchEvery()).contains(Duration.ofSeconds(30));
         assertThat(settings.target())
                 .hasValueSatisfying(t -> assertThat(t.instanceName()).isEqualTo("i"));
         assertThat(settings.target().get().toString()).doesNotContain("hidden");
