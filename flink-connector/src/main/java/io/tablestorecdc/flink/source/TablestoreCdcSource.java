@@ -9,6 +9,7 @@ import io.tablestorecdc.flink.source.enumerator.EnumeratorStateSerializer;
 import io.tablestorecdc.flink.source.enumerator.TablestoreCdcEnumerator;
 import io.tablestorecdc.flink.source.reader.ChangeRecordEmitter;
 import io.tablestorecdc.flink.source.reader.ChannelSplitReader;
+import io.tablestorecdc.flink.source.reader.FetchedChannels;
 import io.tablestorecdc.flink.source.reader.TablestoreCdcSourceReader;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.split.ChannelSplitSerializer;
@@ -88,10 +89,13 @@ public final class TablestoreCdcSource<T>
         return config;
     }
 
-    /** Base-data tunnels this source creates are bounded; every other source is continuous. */
+    /**
+     * Bounded with an end position ({@code scan.bounded.stop-at}) and for base-data tunnels this
+     * source creates; otherwise continuous.
+     */
     @Override
     public Boundedness getBoundedness() {
-        return config.tunnelCreation() == TunnelCreation.BASE
+        return config.stopAt().isPresent() || config.tunnelCreation() == TunnelCreation.BASE
                 ? Boundedness.BOUNDED
                 : Boundedness.CONTINUOUS_UNBOUNDED;
     }
@@ -119,6 +123,7 @@ public final class TablestoreCdcSource<T>
             throws Exception {
         deserializer.open(initializationContext(context));
         AtomicReference<TunnelClientId> client = new AtomicReference<>();
+        FetchedChannels fetched = new FetchedChannels();
         TunnelMetricGauges gauges = TunnelMetricGauges.registerOn(context.metricGroup());
         ChangeRecordEmitter<T> emitter =
                 new ChangeRecordEmitter<>(
@@ -130,9 +135,12 @@ public final class TablestoreCdcSource<T>
                 () ->
                         new ChannelSplitReader(
                                 gauges.track(proxyFactory.create(config)),
-                                TablestoreCdcSourceReader.clientOf(client)),
+                                TablestoreCdcSourceReader.clientOf(client),
+                                fetched,
+                                config.stopAt()),
                 emitter,
                 client,
+                fetched,
                 new Configuration(context.getConfiguration()),
                 context);
     }

@@ -9,7 +9,9 @@ import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import io.tablestorecdc.flink.source.config.TunnelCreation;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
@@ -39,9 +41,13 @@ public final class TablestoreCdcSourceBuilder<T> {
     private Duration heartbeatTimeout = TablestoreCdcOptions.HEARTBEAT_TIMEOUT.defaultValue();
     private boolean skipInvalidData;
     private boolean ignoreDelete;
+    private Instant stopAt;
     private ChangeRecordDeserializer<T> deserializer;
     private TunnelProxyFactory proxyFactory = SdkTunnelProxyFactory.INSTANCE;
     private MetaTableClientFactory metaFactory = SdkMetaTableClientFactory.INSTANCE;
+
+    /** The latest end position (changes carry commit times in microseconds, as a long). */
+    private static final Instant LAST_STOP_AT = Instant.parse("9999-12-31T23:59:59Z");
 
     TablestoreCdcSourceBuilder() {}
 
@@ -134,6 +140,16 @@ public final class TablestoreCdcSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * Makes the source bounded (option {@code scan.bounded.stop-at}): each channel is read up to
+     * its last change committed at or before {@code stopAt}, and the job ends when every channel
+     * has stopped there or finished. {@code null} (the default) reads continuously.
+     */
+    public TablestoreCdcSourceBuilder<T> setStopAt(Instant stopAt) {
+        this.stopAt = stopAt;
+        return this;
+    }
+
     /** Turns change records into {@code T}. */
     public TablestoreCdcSourceBuilder<T> setDeserializer(ChangeRecordDeserializer<T> deserializer) {
         this.deserializer = deserializer;
@@ -181,6 +197,7 @@ public final class TablestoreCdcSourceBuilder<T> {
         }
         validateEndpoint();
         validateIntervals();
+        validateStopAt();
         return new TablestoreCdcSource<>(
                 config(),
                 deserializer,
@@ -220,6 +237,18 @@ public final class TablestoreCdcSourceBuilder<T> {
         new TunnelSessionConfig("validation", heartbeatInterval, heartbeatTimeout);
     }
 
+    private void validateStopAt() {
+        if (stopAt != null && (stopAt.isBefore(Instant.EPOCH) || stopAt.isAfter(LAST_STOP_AT))) {
+            throw new IllegalArgumentException(
+                    "'"
+                            + TablestoreCdcOptions.SCAN_BOUNDED_STOP_AT.key()
+                            + "' must lie between 1970 and 9999 but was "
+                            + stopAt
+                            + "; use the instant up to which changes are read, e.g."
+                            + " Instant.parse(\"2026-01-31T08:00:00Z\")");
+        }
+    }
+
     private TablestoreCdcSourceConfig config() {
         return new TablestoreCdcSourceConfig(
                 endpoint.trim(),
@@ -236,6 +265,7 @@ public final class TablestoreCdcSourceBuilder<T> {
                 heartbeatInterval,
                 heartbeatTimeout,
                 skipInvalidData,
-                ignoreDelete);
+                ignoreDelete,
+                Optional.ofNullable(stopAt));
     }
 }

@@ -9,6 +9,7 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.HEARTBEA
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.IGNORE_DELETE;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.INSTANCE_NAME;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.META_TABLE;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.SCAN_BOUNDED_STOP_AT;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.SKIP_INVALID_DATA;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.STS_TOKEN;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TABLE_NAME;
@@ -19,6 +20,7 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_S
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.config.StartPosition;
+import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
 import io.tablestorecdc.flink.source.config.TunnelCreation;
 import java.io.Serializable;
 import java.util.List;
@@ -77,6 +79,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 DISCOVERY_INTERVAL,
                 HEARTBEAT_INTERVAL,
                 HEARTBEAT_TIMEOUT,
+                SCAN_BOUNDED_STOP_AT,
                 CHANGELOG_MODE);
     }
 
@@ -148,6 +151,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
         private final java.time.Duration discovery;
         private final java.time.Duration heartbeat;
         private final java.time.Duration heartbeatTimeout;
+        private final java.time.Instant stopAt;
 
         SourceOptions(ReadableConfig options) {
             endpoint = options.get(ENDPOINT);
@@ -165,6 +169,10 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
             discovery = options.get(DISCOVERY_INTERVAL);
             heartbeat = options.get(HEARTBEAT_INTERVAL);
             heartbeatTimeout = options.get(HEARTBEAT_TIMEOUT);
+            stopAt =
+                    options.getOptional(SCAN_BOUNDED_STOP_AT)
+                            .map(TablestoreCdcOptions::parseStopAt)
+                            .orElse(null);
         }
 
         @Override
@@ -181,7 +189,8 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                     .setIgnoreDelete(ignoreDelete)
                     .setDiscoveryInterval(discovery)
                     .setHeartbeatInterval(heartbeat)
-                    .setHeartbeatTimeout(heartbeatTimeout);
+                    .setHeartbeatTimeout(heartbeatTimeout)
+                    .setStopAt(stopAt);
             if (metaTable != null) {
                 builder.setMetaTable(metaTable);
             }

@@ -45,6 +45,21 @@ class TablestoreCdcSourceBuilderTest {
     }
 
     @Test
+    void anEndPositionMakesTheSourceBounded() {
+        Instant end = Instant.parse("2026-01-31T08:00:00Z");
+
+        TablestoreCdcSource<String> source = complete().setStopAt(end).build();
+
+        assertThat(source.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
+        assertThat(source.config().stopAt()).contains(end);
+        assertThat(source.toString()).contains("stopAt=2026-01-31T08:00:00Z");
+        assertFails(
+                b -> b.setStopAt(Instant.MAX),
+                "'scan.bounded.stop-at' must lie between 1970 and 9999",
+                "the instant up to which changes are read");
+    }
+
+    @Test
     void keepsEverySetting() {
         Instant start = Instant.parse("2026-01-31T08:00:00Z");
         TablestoreCdcSource<String> source =

@@ -147,6 +147,37 @@ class TablestoreCdcTableITCase {
     }
 
     @Test
+    void aQueryWithAnEndPositionEndsWithTheStateAtThatPosition() throws Exception {
+        put("a", 1, "x");
+        updateV("a", 10);
+        put("b", 2, "y");
+        java.time.Instant end = java.time.Instant.now();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!java.time.Instant.now().isAfter(end.plusMillis(2))) {
+            assertThat(System.nanoTime()).as("the clock moves").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        put("c", 3, "z"); // after the end
+        delete("a");
+        tEnv.executeSql(
+                ddl(
+                        "src",
+                        "PRIMARY KEY (id) NOT ENFORCED",
+                        ", 'scan.bounded.stop-at' = '" + end + "'"));
+        TableResult result = query("SELECT id, v, name FROM src");
+
+        Map<String, List<Object>> state = new TreeMap<>();
+        readUntil(result, row -> apply(state, row) && false, () -> "state " + state);
+
+        Map<String, List<Object>> expected = new TreeMap<>();
+        expected.put("a", Arrays.asList("a", 10L, "x"));
+        expected.put("b", Arrays.asList("b", 2L, "y"));
+        assertThat(state).isEqualTo(expected);
+        assertThat(result.getJobClient().orElseThrow().getJobStatus().get())
+                .isEqualTo(org.apache.flink.api.common.JobStatus.FINISHED);
+    }
+
+    @Test
     void insertOnlyModeAppendsEveryChangeWithItsMetadata() throws Exception {
         tEnv.executeSql(
                 ddl(
@@ -186,6 +217,11 @@ class TablestoreCdcTableITCase {
         tEnv.executeSql(
                 ddl("bad_start", "PRIMARY KEY (id) NOT ENFORCED", ", 'tunnel.start' = 'soon'"));
         tEnv.executeSql(ddl("bad_key", "PRIMARY KEY (id) NOT ENFORCED", ", 'tunnel.nmae' = 'x'"));
+        tEnv.executeSql(
+                ddl(
+                        "bad_stop",
+                        "PRIMARY KEY (id) NOT ENFORCED",
+                        ", 'scan.bounded.stop-at' = 'tonight'"));
 
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_mode"))
                 .rootCause()
@@ -198,6 +234,9 @@ class TablestoreCdcTableITCase {
                 .rootCause()
                 .hasMessageContaining("Unsupported options")
                 .hasMessageContaining("tunnel.nmae");
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_stop"))
+                .rootCause()
+                .hasMessageContaining("Invalid scan.bounded.stop-at 'tonight'");
     }
 
     @Test
@@ -249,18 +288,21 @@ class TablestoreCdcTableITCase {
                 result,
                 row -> {
                     seen.add(row);
-                    String key = (String) row.getField(0);
-                    if (row.getKind() == RowKind.INSERT || row.getKind() == RowKind.UPDATE_AFTER) {
-                        state.put(
-                                key,
-                                Arrays.asList(row.getField(0), row.getField(1), row.getField(2)));
-                    } else {
-                        state.remove(key);
-                    }
-                    return state.equals(expected);
+                    return apply(state, row) && state.equals(expected);
                 },
                 () -> "state " + state + " from changelog " + seen);
         return state;
+    }
+
+    /** Applies one changelog row to a keyed state of (id, v, name); always true. */
+    private static boolean apply(Map<String, List<Object>> state, Row row) {
+        String key = (String) row.getField(0);
+        if (row.getKind() == RowKind.INSERT || row.getKind() == RowKind.UPDATE_AFTER) {
+            state.put(key, Arrays.asList(row.getField(0), row.getField(1), row.getField(2)));
+        } else {
+            state.remove(key);
+        }
+        return true;
     }
 
     private static List<Row> collect(TableResult result, int count) throws Exception {

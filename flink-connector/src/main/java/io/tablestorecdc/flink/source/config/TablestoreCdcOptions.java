@@ -128,5 +128,30 @@ public final class TablestoreCdcOptions {
                             "How long the server keeps the tunnel client without a heartbeat;"
                                     + " at least twice the heartbeat interval.");
 
+    public static final ConfigOption<String> SCAN_BOUNDED_STOP_AT =
+            ConfigOptions.key("scan.bounded.stop-at")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Makes the source bounded: an ISO-8601 instant such as"
+                                    + " 2026-01-31T08:00:00Z. Each channel is read up to its last"
+                                    + " change committed at or before it; the job ends when every"
+                                    + " channel has stopped there or finished. Not set: read"
+                                    + " continuously.");
+
     private TablestoreCdcOptions() {}
+
+    /** Parses a {@link #SCAN_BOUNDED_STOP_AT} value, naming the option and the format on error. */
+    public static java.time.Instant parseStopAt(String value) {
+        try {
+            return java.time.Instant.parse(value.trim());
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    "Invalid "
+                            + SCAN_BOUNDED_STOP_AT.key()
+                            + " '"
+                            + value
+                            + "': use an ISO-8601 instant such as 2026-01-31T08:00:00Z");
+        }
+    }
 }

@@ -5,6 +5,7 @@ import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import java.io.Serializable;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
@@ -35,6 +36,9 @@ public final class TablestoreCdcSourceConfig implements Serializable {
     private final boolean skipInvalidData;
     private final boolean ignoreDelete;
 
+    /** The end position of a bounded source; null for a continuous one. */
+    private final Instant stopAt;
+
     /** Values as the builder validated them; {@code stsToken} and {@code metaTable} may be null. */
     public TablestoreCdcSourceConfig(
             String endpoint,
@@ -52,6 +56,43 @@ public final class TablestoreCdcSourceConfig implements Serializable {
             Duration heartbeatTimeout,
             boolean skipInvalidData,
             boolean ignoreDelete) {
+        this(
+                endpoint,
+                instanceName,
+                accessKeyId,
+                accessKeySecret,
+                stsToken,
+                tableName,
+                tunnelName,
+                tunnelCreation,
+                startPosition,
+                metaTable,
+                discoveryInterval,
+                heartbeatInterval,
+                heartbeatTimeout,
+                skipInvalidData,
+                ignoreDelete,
+                Optional.empty());
+    }
+
+    /** As above, with the end position of a bounded source. */
+    public TablestoreCdcSourceConfig(
+            String endpoint,
+            String instanceName,
+            String accessKeyId,
+            String accessKeySecret,
+            String stsToken,
+            String tableName,
+            String tunnelName,
+            TunnelCreation tunnelCreation,
+            StartPosition startPosition,
+            String metaTable,
+            Duration discoveryInterval,
+            Duration heartbeatInterval,
+            Duration heartbeatTimeout,
+            boolean skipInvalidData,
+            boolean ignoreDelete,
+            Optional<Instant> stopAt) {
         this.endpoint = Objects.requireNonNull(endpoint);
         this.instanceName = Objects.requireNonNull(instanceName);
         this.accessKeyId = Objects.requireNonNull(accessKeyId);
@@ -67,6 +108,7 @@ public final class TablestoreCdcSourceConfig implements Serializable {
         this.heartbeatTimeout = Objects.requireNonNull(heartbeatTimeout);
         this.skipInvalidData = skipInvalidData;
         this.ignoreDelete = ignoreDelete;
+        this.stopAt = stopAt.orElse(null);
     }
 
     /** The endpoint and credentials for building SDK clients. */
@@ -133,6 +175,11 @@ public final class TablestoreCdcSourceConfig implements Serializable {
         return ignoreDelete;
     }
 
+    /** Where a bounded source ends (changes committed after it are not read); empty if never. */
+    public Optional<Instant> stopAt() {
+        return Optional.ofNullable(stopAt);
+    }
+
     @Override
     public String toString() {
         return "TablestoreCdcSourceConfig{endpoint="
@@ -160,6 +207,7 @@ public final class TablestoreCdcSourceConfig implements Serializable {
                 + skipInvalidData
                 + ", ignoreDelete="
                 + ignoreDelete
+                + (stopAt == null ? "" : ", stopAt=" + stopAt)
                 + "}";
     }
 }

@@ -14,12 +14,15 @@ import org.apache.flink.annotation.Internal;
  * @param openToClient ids of the channels the server has opened to this tunnel client
  * @param candidates channels open to this client that the enumerator did not know when the round
  *     started, at the server's checkpoint
+ * @param finishPushesCovered how many pushes of finished channels a heartbeat had followed before
+ *     the listing was fetched (the listing then shows the children those finishes opened)
  */
 @Internal
 record ChannelDiscovery(
         List<ServerChannel> listing,
         Set<String> openToClient,
-        Map<String, ChannelSplit> candidates) {
+        Map<String, ChannelSplit> candidates,
+        int finishPushesCovered) {
 
     ChannelDiscovery {
         listing = List.copyOf(listing);

@@ -19,6 +19,7 @@ import io.tablestorecdc.flink.source.TunnelMetricGauges;
 import io.tablestorecdc.flink.source.TunnelProxyFactory;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
+import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
@@ -33,6 +34,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
@@ -88,6 +90,9 @@ public final class TablestoreCdcEnumerator
     private final Map<String, ChannelPosition> positionsPushed = new HashMap<>();
     private final CommittedPositions progress = new CommittedPositions();
 
+    /** Assigned channels that stopped at the end position of a bounded source (not finished). */
+    private final Set<String> stopped = new TreeSet<>();
+
     private Optional<String> tunnelId;
     private TunnelType tunnelType;
     private TunnelProxy proxy;
@@ -103,6 +108,9 @@ public final class TablestoreCdcEnumerator
     private volatile Set<String> knownIds = Set.of();
     private volatile boolean heartbeatSoon;
     private volatile boolean closing;
+    private final AtomicInteger finishPushes = new AtomicInteger();
+    private volatile int finishPushesHeartbeated;
+    private int finishPushesListed;
 
     public TablestoreCdcEnumerator(
             SplitEnumeratorContext<ChannelSplit> context,
@@ -254,6 +262,7 @@ public final class TablestoreCdcEnumerator
         owner.renewIfDue();
         heartbeatIfDue();
         session.checkHealthy();
+        int covered = finishPushesHeartbeated;
         TunnelDescription tunnel = proxy.describeTunnel(config.tableName(), config.tunnelName());
         Set<String> open = session.openChannelIds();
         Set<String> known = knownIds;
@@ -269,7 +278,7 @@ public final class TablestoreCdcEnumerator
                 heartbeatSoon = true;
             }
         }
-        return new ChannelDiscovery(tunnel.channels(), open, candidates);
+        return new ChannelDiscovery(tunnel.channels(), open, candidates, covered);
     }
 
     private void heartbeatIfDue() {
@@ -279,7 +288,9 @@ public final class TablestoreCdcEnumerator
         if (early || since >= config.heartbeatInterval().toNanos()) {
             heartbeatSoon = false;
             lastHeartbeatNanos = now;
+            int pushes = finishPushes.get();
             session.heartbeatOnce();
+            finishPushesHeartbeated = pushes;
         }
     }
 
@@ -298,6 +309,7 @@ public final class TablestoreCdcEnumerator
                     error);
         }
         lastListing = discovery.listing();
+        finishPushesListed = discovery.finishPushesCovered();
         adopt(discovery);
         assignPending();
         signalNoMoreSplitsIfComplete();
@@ -390,22 +402,62 @@ public final class TablestoreCdcEnumerator
     }
 
     /**
-     * A BaseData tunnel ends when every channel it lists is finished here; stream tunnels never
-     * end.
+     * Tells the readers there are no more splits once the source is complete: a BaseData tunnel
+     * when every channel it lists is finished here; a source with an end position when every
+     * channel has stopped there or finished (see {@link #stopAtComplete()}). Stream tunnels without
+     * an end never end.
      */
     private void signalNoMoreSplitsIfComplete() {
-        if (noMoreSplits || tunnelType != TunnelType.BASE_DATA || finished.isEmpty()) {
+        if (noMoreSplits || !(baseDataComplete() || stopAtComplete())) {
             return;
         }
-        boolean allFinished =
-                unassigned.isEmpty()
-                        && assigned.isEmpty()
-                        && lastListing.stream().allMatch(c -> finished.containsKey(c.channelId()));
-        if (allFinished) {
-            noMoreSplits = true;
-            LOG.info("All channels of base-data tunnel {} finished", config.tunnelName());
-            context.registeredReaders().keySet().forEach(context::signalNoMoreSplits);
+        noMoreSplits = true;
+        LOG.info(
+                "All channels of tunnel {} finished or stopped at the end position",
+                config.tunnelName());
+        context.registeredReaders().keySet().forEach(context::signalNoMoreSplits);
+    }
+
+    private boolean baseDataComplete() {
+        return tunnelType == TunnelType.BASE_DATA
+                && !finished.isEmpty()
+                && unassigned.isEmpty()
+                && assigned.isEmpty()
+                && lastListing.stream().allMatch(c -> finished.containsKey(c.channelId()));
+    }
+
+    /**
+     * With an end position: every channel read here stopped or finished; every finish reached the
+     * server and a heartbeat and listing followed it, so the children those finishes opened (which
+     * may hold changes from before the end) are known; and the listing shows no other channel that
+     * could still be read: only known ones, {@code WAIT} children (of stopped parents: they open
+     * only after this job's end) and {@code TERMINATED} ones.
+     */
+    private boolean stopAtComplete() {
+        if (config.stopAt().isEmpty() || !unassigned.isEmpty() || lastListing.isEmpty()) {
+            return false;
         }
+        boolean readersDone = stopped.containsAll(assigned.keySet());
+        boolean finishesOnServer =
+                finished.keySet().stream().allMatch(this::finishKnownToServer)
+                        && finishPushesListed == finishPushes.get();
+        return readersDone
+                && finishesOnServer
+                && lastListing.stream()
+                        .allMatch(
+                                c ->
+                                        isKnown(c.channelId())
+                                                || c.status() == ServerChannelStatus.WAIT
+                                                || c.status() == ServerChannelStatus.TERMINATED);
+    }
+
+    private boolean finishKnownToServer(String channelId) {
+        return finishesPushed.contains(channelId)
+                || lastListing.stream()
+                        .noneMatch(
+                                c ->
+                                        c.channelId().equals(channelId)
+                                                && c.status() != ServerChannelStatus.TERMINATED);
     }
 
     @Override
@@ -419,6 +471,7 @@ public final class TablestoreCdcEnumerator
             String id = split.splitId();
             owners.remove(id);
             assigned.remove(id);
+            stopped.remove(id); // read again from its position; it stops there again
             if (!finished.containsKey(id)) {
                 unassigned.put(id, split);
             }
@@ -443,6 +496,8 @@ public final class TablestoreCdcEnumerator
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
         if (event instanceof ChannelsFinishedEvent) {
             onFinished(subtaskId, ((ChannelsFinishedEvent) event).channelIds());
+        } else if (event instanceof ChannelsStoppedEvent) {
+            onStopped(subtaskId, ((ChannelsStoppedEvent) event).channelIds());
         } else if (event instanceof CommittedPositionsEvent) {
             onCommittedPositions((CommittedPositionsEvent) event);
         } else {
@@ -473,6 +528,15 @@ public final class TablestoreCdcEnumerator
         }
         refreshKnownIds();
         assignPending();
+        signalNoMoreSplitsIfComplete();
+    }
+
+    private void onStopped(int subtaskId, Collection<String> channelIds) {
+        for (String id : channelIds) {
+            if (assigned.containsKey(id) && stopped.add(id)) {
+                LOG.info("Channel {} stopped at the end position (reader {})", id, subtaskId);
+            }
+        }
         signalNoMoreSplitsIfComplete();
     }
 
@@ -570,6 +634,7 @@ public final class TablestoreCdcEnumerator
         context.callAsync(
                 () -> {
                     batch.forEach(id -> session.checkpoint(id, ChannelPosition.finished()));
+                    finishPushes.incrementAndGet();
                     heartbeatSoon = true;
                     return batch;
                 },
@@ -589,6 +654,7 @@ public final class TablestoreCdcEnumerator
         }
         finishesPushed.addAll(batch);
         LOG.info("Pushed finished channels {} to the tunnel server", batch);
+        signalNoMoreSplitsIfComplete();
     }
 
     private void pushPositions(Map<String, ChannelPosition> positions) {

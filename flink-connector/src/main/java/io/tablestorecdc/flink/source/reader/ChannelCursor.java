@@ -20,6 +20,8 @@ final class ChannelCursor {
     private final String channelId;
     private ChannelPosition position;
     private long notBeforeNanos;
+    private boolean stopped;
+    private boolean baseData;
 
     ChannelCursor(String channelId, ChannelPosition position) {
         this.channelId = channelId;
@@ -50,13 +52,43 @@ final class ChannelCursor {
         notBeforeNanos = nanos;
     }
 
+    /** Marks this a base-data channel: it has no commit times and is read to its end. */
+    ChannelCursor base() {
+        baseData = true;
+        return this;
+    }
+
+    /** Whether being caught up past the end position stops it (stream channels only). */
+    boolean mayStopWhenCaughtUp() {
+        return !baseData;
+    }
+
+    /** Whether the channel reached the source's end position (it is not read any further). */
+    boolean isStopped() {
+        return stopped;
+    }
+
     /** Applies one response read from {@link #position()}'s token; returns the new records. */
     List<PositionedRecord> apply(ReadResult result) {
+        return apply(result, Long.MAX_VALUE);
+    }
+
+    /**
+     * Applies one response, keeping only records committed at or before {@code stopAtMicros}: at
+     * the first record committed after it the channel stops, positioned right before that record
+     * (so a later reader resumes exactly there). Records without a commit time never stop it.
+     */
+    List<PositionedRecord> apply(ReadResult result, long stopAtMicros) {
         String token = position.token();
         long skip = position.skip();
         List<ChangeRecord> records = result.records();
         List<PositionedRecord> out = new ArrayList<>();
         for (int i = (int) Math.min(skip, records.size()); i < records.size(); i++) {
+            if (records.get(i).commitTimestampMicros() > stopAtMicros) {
+                position = ChannelPosition.at(token, i);
+                stopped = true;
+                return out;
+            }
             ChannelPosition after =
                     i + 1 == records.size() ? result.next() : ChannelPosition.at(token, i + 1);
             out.add(new PositionedRecord(records.get(i), after));
@@ -67,5 +99,10 @@ final class ChannelCursor {
                         ? ChannelPosition.finished()
                         : ChannelPosition.at(result.next().token(), skipLeft);
         return out;
+    }
+
+    /** Stops the channel where it is: nothing after the end position is left to read in it. */
+    void stop() {
+        stopped = true;
     }
 }

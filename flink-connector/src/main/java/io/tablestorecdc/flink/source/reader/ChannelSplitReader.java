@@ -1,5 +1,7 @@
 package io.tablestorecdc.flink.source.reader;
 
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
@@ -7,6 +9,8 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -29,11 +33,22 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
  * <p>A channel whose response said "no more records right now" is polled again only after a short
  * back-off, so idle stream channels cost one small request per back-off. A {@code finished} next
  * token finishes the split. Reads use the enumerator's tunnel client id, which arrives by event.
+ * Paused channels (watermark alignment) are not read until resumed.
+ *
+ * <p>With an end position ({@code scan.bounded.stop-at}) a channel's split also ends, as
+ * <em>stopped</em>, at its first record committed after the end, or when a read that started at
+ * least {@link #STOP_GRACE} after the end finds a stream channel caught up (changes are visible in
+ * the stream shortly after their commit, so one committed before the end cannot appear later than
+ * that). Base-data channels carry no commit times and are read to their end.
  */
 @Internal
 public final class ChannelSplitReader implements SplitReader<PositionedRecord, ChannelSplit> {
 
     static final Duration IDLE_BACKOFF = Duration.ofMillis(200);
+
+    /** How long after the end position a caught-up channel counts as stopped. */
+    public static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
     private static final long MAX_WAIT_MILLIS = 100;
 
     private final TunnelProxy proxy;
@@ -41,10 +56,28 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
     private final Map<String, ChannelCursor> cursors = new LinkedHashMap<>();
     private final Set<String> paused = new HashSet<>();
     private final Object wakeUp = new Object();
+    private final FetchedChannels fetched;
+    private final long stopAtMicros;
 
+    /** A reader of continuous channels (no end position). */
     public ChannelSplitReader(TunnelProxy proxy, Supplier<Optional<TunnelClientId>> client) {
+        this(proxy, client, new FetchedChannels(), Optional.empty());
+    }
+
+    /**
+     * A reader that records what it fetched in {@code fetched} and, with {@code stopAt}, stops each
+     * channel at that end position.
+     */
+    public ChannelSplitReader(
+            TunnelProxy proxy,
+            Supplier<Optional<TunnelClientId>> client,
+            FetchedChannels fetched,
+            Optional<Instant> stopAt) {
         this.proxy = proxy;
         this.client = client;
+        this.fetched = fetched;
+        this.stopAtMicros =
+                stopAt.map(t -> ChronoUnit.MICROS.between(Instant.EPOCH, t)).orElse(Long.MAX_VALUE);
     }
 
     @Override
@@ -64,6 +97,7 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
     private void read(
             TunnelClientId id, ChannelCursor cursor, RecordsBySplits.Builder<PositionedRecord> out)
             throws IOException {
+        long startedMillis = fetched.nowMillis();
         ReadResult result;
         try {
             result = proxy.readRecords(id, cursor.channelId(), cursor.position().token());
@@ -71,13 +105,14 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
             throw new IOException(
                     "Reading channel " + cursor.channelId() + " failed: " + e.getMessage(), e);
         }
-        List<PositionedRecord> records = cursor.apply(result);
+        List<PositionedRecord> records = cursor.apply(result, stopAtMicros);
+        noteFetch(cursor, result);
         if (!records.isEmpty()) {
             out.addAll(cursor.channelId(), records);
         }
-        if (cursor.isFinished()) {
-            cursors.remove(cursor.channelId());
-            out.addFinishedSplit(cursor.channelId());
+        stopIfCaughtUpPastTheEnd(cursor, result, startedMillis);
+        if (cursor.isFinished() || cursor.isStopped()) {
+            end(cursor, out);
         } else if (!result.mayMoreRecord()) {
             cursor.backOffUntil(System.nanoTime() + IDLE_BACKOFF.toNanos());
         }
@@ -85,6 +120,34 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
         if (cursors.remove(cursor.channelId()) != null) {
             cursors.put(cursor.channelId(), cursor);
         }
+    }
+
+    private void noteFetch(ChannelCursor cursor, ReadResult result) {
+        List<ChangeRecord> records = result.records();
+        long newest =
+                records.isEmpty() ? 0 : records.get(records.size() - 1).commitTimestampMicros();
+        boolean mayMore = result.mayMoreRecord() || cursor.isStopped();
+        fetched.fetched(cursor.channelId(), Math.min(newest, stopAtMicros) / 1000, mayMore);
+    }
+
+    private void stopIfCaughtUpPastTheEnd(
+            ChannelCursor cursor, ReadResult result, long startedMillis) {
+        boolean pastGrace =
+                stopAtMicros != Long.MAX_VALUE
+                        && startedMillis * 1000 >= stopAtMicros + STOP_GRACE.toNanos() / 1000;
+        if (pastGrace && cursor.mayStopWhenCaughtUp() && !result.mayMoreRecord()) {
+            cursor.stop();
+        }
+    }
+
+    private void end(ChannelCursor cursor, RecordsBySplits.Builder<PositionedRecord> out) {
+        if (cursor.isStopped() && !cursor.isFinished()) {
+            fetched.stopped(cursor.channelId());
+        }
+        fetched.forget(cursor.channelId());
+        cursors.remove(cursor.channelId());
+        paused.remove(cursor.channelId());
+        out.addFinishedSplit(cursor.channelId());
     }
 
     private Optional<ChannelCursor> nextDue() {
@@ -114,7 +177,9 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
                     "Unsupported splits change " + splitsChanges.getClass().getSimpleName());
         }
         for (ChannelSplit split : splitsChanges.splits()) {
-            cursors.put(split.splitId(), new ChannelCursor(split.splitId(), split.position()));
+            ChannelCursor cursor = new ChannelCursor(split.splitId(), split.position());
+            cursors.put(
+                    split.splitId(), split.type() == ChannelType.STREAM ? cursor : cursor.base());
         }
     }
 
@@ -123,6 +188,7 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
             Collection<ChannelSplit> splitsToPause, Collection<ChannelSplit> splitsToResume) {
         splitsToPause.forEach(s -> paused.add(s.splitId()));
         splitsToResume.forEach(s -> paused.remove(s.splitId()));
+        wakeUp(); // a resumed channel is read at once, not after the idle wait
     }
 
     @Override
@@ -135,6 +201,11 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
     @Override
     public void close() {
         proxy.close();
+    }
+
+    /** Ids of the paused channels (for tests). */
+    Set<String> pausedChannelIds() {
+        return Set.copyOf(paused);
     }
 
     /** Ids of the channels being read, in polling order (for tests). */

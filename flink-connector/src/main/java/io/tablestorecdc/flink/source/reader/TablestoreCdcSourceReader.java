@@ -1,12 +1,15 @@
 package io.tablestorecdc.flink.source.reader;
 
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
+import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.split.ChannelSplitState;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +23,9 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.MetricNames;
+import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * checkpoint (the enumerator snapshot was taken before the report, the reader's after) can then not
  * stall the channel's children (flink-anchors (b) 13). On each completed checkpoint the positions
  * of that checkpoint go to the enumerator, which pushes them to the tunnel server.
+ *
+ * <p>A channel stopped at the end position of a bounded source stays in the state at the position
+ * where it stopped (a restored one is read once more and stops again at once) and is reported
+ * stopped. Each channel being read has a gauge {@code channel.<id>.millisBehindLatest}, removed
+ * when its split ends; the reader has FLIP-33's {@code currentFetchEventTimeLag}.
  */
 @Internal
 public final class TablestoreCdcSourceReader<T>
@@ -39,7 +50,22 @@ public final class TablestoreCdcSourceReader<T>
 
     private static final Logger LOG = LoggerFactory.getLogger(TablestoreCdcSourceReader.class);
 
+    /** The metric group of one channel: {@code channel.<channel id>}. */
+    public static final String CHANNEL_GROUP = "channel";
+
+    /** Per channel: now minus the commit time of its newest record read; 0 when caught up. */
+    public static final String MILLIS_BEHIND_LATEST = "millisBehindLatest";
+
+    private static final long UNDEFINED = -1L;
+
     private final AtomicReference<TunnelClientId> client;
+    private final FetchedChannels fetched;
+
+    /** Channels stopped at the end position, at the position where they stopped. */
+    private final Map<String, ChannelSplit> stopped = new TreeMap<>();
+
+    private final Map<String, MetricGroup> channelMetrics = new HashMap<>();
+    private final List<String> stopsToReport = new ArrayList<>();
 
     /** Finished channels kept in state, with the first checkpoint that holds them (if any yet). */
     private final Map<String, FinishedChannel> finished = new TreeMap<>();
@@ -52,10 +78,16 @@ public final class TablestoreCdcSourceReader<T>
             Supplier<SplitReader<PositionedRecord, ChannelSplit>> splitReaderSupplier,
             ChangeRecordEmitter<T> emitter,
             AtomicReference<TunnelClientId> client,
+            FetchedChannels fetched,
             Configuration config,
             SourceReaderContext context) {
         super(splitReaderSupplier, emitter, config, context);
         this.client = client;
+        this.fetched = fetched;
+        context.metricGroup()
+                .gauge(
+                        MetricNames.CURRENT_FETCH_EVENT_TIME_LAG,
+                        () -> fetched.fetchEventTimeLag().orElse(UNDEFINED));
     }
 
     /** The holder the split readers ask for the tunnel client id. */
@@ -82,6 +114,7 @@ public final class TablestoreCdcSourceReader<T>
             }
         }
         if (!active.isEmpty()) {
+            active.forEach(split -> registerChannelMetrics(split.splitId()));
             super.addSplits(active);
         }
         if (started) {
@@ -92,22 +125,46 @@ public final class TablestoreCdcSourceReader<T>
     @Override
     protected void onSplitFinished(Map<String, ChannelSplitState> finishedSplitIds) {
         for (ChannelSplitState state : finishedSplitIds.values()) {
-            ChannelSplit split =
-                    state.toSplit()
-                            .at(io.tablestorecdc.checkpoint.model.ChannelPosition.finished());
-            finished.put(split.splitId(), new FinishedChannel(split, Optional.empty()));
-            toReport.add(split.splitId());
+            String id = state.channelId();
+            unregisterChannelMetrics(id);
+            if (fetched.takeStopped(id)) {
+                stopped.put(id, state.toSplit());
+                stopsToReport.add(id);
+            } else {
+                ChannelSplit split = state.toSplit().at(ChannelPosition.finished());
+                finished.put(id, new FinishedChannel(split, Optional.empty()));
+                toReport.add(id);
+            }
         }
         reportFinished();
     }
 
     private void reportFinished() {
-        if (toReport.isEmpty()) {
-            return;
+        if (!toReport.isEmpty()) {
+            LOG.info("Reporting finished channels {}", toReport);
+            context.sendSourceEventToCoordinator(new ChannelsFinishedEvent(toReport));
+            toReport.clear();
         }
-        LOG.info("Reporting finished channels {}", toReport);
-        context.sendSourceEventToCoordinator(new ChannelsFinishedEvent(toReport));
-        toReport.clear();
+        if (!stopsToReport.isEmpty()) {
+            LOG.info("Reporting channels stopped at the end position {}", stopsToReport);
+            context.sendSourceEventToCoordinator(new ChannelsStoppedEvent(stopsToReport));
+            stopsToReport.clear();
+        }
+    }
+
+    private void registerChannelMetrics(String channelId) {
+        MetricGroup group = context.metricGroup().addGroup(CHANNEL_GROUP, channelId);
+        group.gauge(
+                MILLIS_BEHIND_LATEST,
+                () -> fetched.millisBehindLatest(channelId).orElse(UNDEFINED));
+        channelMetrics.put(channelId, group);
+    }
+
+    private void unregisterChannelMetrics(String channelId) {
+        MetricGroup group = channelMetrics.remove(channelId);
+        if (group instanceof AbstractMetricGroup) {
+            ((AbstractMetricGroup<?>) group).close();
+        }
     }
 
     @Override
@@ -120,6 +177,7 @@ public final class TablestoreCdcSourceReader<T>
             }
             splits.add(channel.split());
         }
+        splits.addAll(stopped.values());
         positionsByCheckpoint.put(checkpointId, List.copyOf(splits));
         return splits;
     }

@@ -66,4 +66,13 @@ class TablestoreCdcOptionsTest {
                 .hasMessageContaining("Invalid tunnel.start 'yesterday'")
                 .hasMessageContaining("ISO-8601");
     }
+
+    @Test
+    void stopAtParsesInstantsAndNamesTheOptionOnError() {
+        assertThat(TablestoreCdcOptions.parseStopAt(" 2026-01-31T08:00:00Z "))
+                .isEqualTo(Instant.parse("2026-01-31T08:00:00Z"));
+        assertThatThrownBy(() -> TablestoreCdcOptions.parseStopAt("tomorrow"))
+                .hasMessageContaining("Invalid scan.bounded.stop-at 'tomorrow'")
+                .hasMessageContaining("ISO-8601");
+    }
 }

@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
+import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
@@ -16,6 +17,7 @@ import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
 import io.tablestorecdc.flink.source.testing.InMemoryMetaTable;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +42,7 @@ class TablestoreCdcEnumeratorTest {
     private final InMemoryMetaTable meta = new InMemoryMetaTable();
     private MockSplitEnumeratorContext<ChannelSplit> context;
     private SplitEnumerator<ChannelSplit, EnumeratorState> enumerator;
+    private Instant stopAt; // none: continuous
 
     @AfterEach
     void close() throws Exception {
@@ -409,6 +412,73 @@ class TablestoreCdcEnumeratorTest {
         assertThat(context.hasNoMoreSplits(1)).isTrue();
     }
 
+    // ---- an end position (scan.bounded.stop-at) ----
+
+    @Test
+    void withAnEndPositionTheSourceEndsWhenEveryChannelStoppedAndNoneIsFinishedOnTheServer()
+            throws Throwable {
+        stopAt = Instant.parse("2026-01-01T00:00:00Z");
+        givenStreamChannels("a", "b");
+        start(2, EnumeratorState.initial());
+        registerReaders(0, 1);
+        discover();
+
+        enumerator.handleSourceEvent(0, stopped("a"));
+        assertThat(context.hasNoMoreSplits(0)).isFalse();
+        enumerator.handleSourceEvent(1, stopped("b"));
+
+        assertThat(context.hasNoMoreSplits(0)).isTrue();
+        assertThat(context.hasNoMoreSplits(1)).isTrue();
+        checkpoint(1);
+        assertThat(server.finishesReceived()).as("a stop is not a finish").isEmpty();
+    }
+
+    @Test
+    void withAnEndPositionTheChildrenOfAFinishedParentAreReadBeforeTheSourceEnds()
+            throws Throwable {
+        stopAt = Instant.parse("2026-01-01T00:00:00Z");
+        givenStreamChannels("p", "q");
+        server.channel("c1", ChannelType.STREAM, "p").channel("c2", ChannelType.STREAM, "p");
+        server.channel("w", ChannelType.STREAM, "q"); // child of a stopped parent: stays WAIT
+        start(1, EnumeratorState.initial());
+        registerReaders(0);
+        discover();
+
+        enumerator.handleSourceEvent(0, finished("p"));
+        enumerator.handleSourceEvent(0, stopped("q"));
+        forceHeartbeatAndDiscover();
+        assertThat(context.hasNoMoreSplits(0)).as("p's finish is not pushed yet").isFalse();
+        checkpoint(1); // pushes p's finish: the server opens c1 and c2
+        assertThat(context.hasNoMoreSplits(0)).as("no listing after the push yet").isFalse();
+        forceHeartbeatAndDiscover();
+        assertThat(lastAssignmentFlat()).extracting(ChannelSplit::splitId).contains("c1", "c2");
+        enumerator.handleSourceEvent(0, stopped("c1"));
+        assertThat(context.hasNoMoreSplits(0)).isFalse();
+        enumerator.handleSourceEvent(0, stopped("c2"));
+
+        assertThat(context.hasNoMoreSplits(0)).isTrue();
+        assertThat(allAssigned()).doesNotContain("w");
+    }
+
+    @Test
+    void aStoppedChannelGivenBackByAFailedReaderIsReadAgain() throws Throwable {
+        stopAt = Instant.parse("2026-01-01T00:00:00Z");
+        givenStreamChannels("a");
+        start(2, EnumeratorState.initial());
+        registerReaders(0, 1);
+        discover();
+        ChannelSplit a = lastAssignmentFlat().get(0);
+        int owner = lastAssignment().keySet().iterator().next();
+        enumerator.handleSourceEvent(owner, stopped("a"));
+
+        // The reader fails before a checkpoint holds the stop: the split comes back.
+        context.unregisterReader(owner);
+        enumerator.addSplitsBack(List.of(a), owner);
+
+        assertThat(lastAssignmentFlat()).containsExactly(a);
+        assertThat(stateOf(enumerator.snapshotState(1))).containsEntry("a", SplitStatus.ASSIGNED);
+    }
+
     // ---- harness ----
 
     private void givenStreamChannels(String... ids) {
@@ -432,6 +502,7 @@ class TablestoreCdcEnumeratorTest {
                         .setTunnelName(tunnel)
                         .setDiscoveryInterval(Duration.ofSeconds(1))
                         .setHeartbeatInterval(Duration.ofSeconds(5))
+                        .setStopAt(stopAt)
                         .setDeserializer(new RecordStrings())
                         .setTunnelProxyFactory(
                                 FakeTunnelServers.register(getClass().getName(), server))
@@ -470,6 +541,10 @@ class TablestoreCdcEnumeratorTest {
         enumerator.snapshotState(id);
         enumerator.notifyCheckpointComplete(id);
         runAsync();
+    }
+
+    private static ChannelsStoppedEvent stopped(String... ids) {
+        return new ChannelsStoppedEvent(List.of(ids));
     }
 
     private static ChannelsFinishedEvent finished(String... ids) {

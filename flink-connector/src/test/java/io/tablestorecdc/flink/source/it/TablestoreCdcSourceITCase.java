@@ -19,6 +19,7 @@ import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
@@ -39,11 +40,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -57,8 +60,10 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
@@ -70,7 +75,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The source in a MiniCluster against the emulator, through the real SDK. Each test checks the
- * committed output of an exactly-once sink against the changes written.
+ * committed output of an exactly-once sink against the changes written. Two TaskManagers with two
+ * slots each, so that a job of parallelism 4 has readers on both (the TaskManager failure test).
  */
 class TablestoreCdcSourceITCase {
 
@@ -78,8 +84,8 @@ class TablestoreCdcSourceITCase {
     static final MiniClusterExtension CLUSTER =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
+                            .setNumberTaskManagers(2)
+                            .setNumberSlotsPerTaskManager(2)
                             .build());
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -273,6 +279,105 @@ class TablestoreCdcSourceITCase {
     }
 
     @Test
+    void restoresFromASavepointAtAHigherParallelismWhileChannelsAreAssigned(
+            @TempDir Path savepoints) throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "scale-up-" + COUNTER.incrementAndGet();
+        JobClient first = run(sink, new Configuration(), 1);
+        List<String> written = new ArrayList<>();
+        writeRound(1, written);
+        awaitCommitted(sink, written.size());
+        emulator.tunnels().split(table, key("m")); // both children on the one reader
+        writeRound(2, written);
+        awaitCommitted(sink, written.size());
+
+        String savepoint =
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get();
+        writeRound(3, written);
+        Configuration restore = new Configuration();
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        jobs.add(run(sink, restore, 3));
+        writeRound(4, written);
+        awaitCommitted(sink, written.size());
+        // The lineage goes on at the new parallelism: a child splits again after the restore.
+        emulator.tunnels().split(table, key("t"));
+        writeRound(5, written);
+        awaitCommitted(sink, written.size());
+
+        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+    }
+
+    @Test
+    void recoversFromATaskManagerFailureMidChannelExactlyOnce(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "tm-failure-" + COUNTER.incrementAndGet();
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        JobClient job = run(sink, conf, 4); // every slot of both TaskManagers
+        jobs.add(job);
+        List<String> written = new ArrayList<>();
+        writeRound(1, written);
+        awaitCommitted(sink, written.size());
+        emulator.tunnels().split(table, key("m")); // two channels, read by two readers
+        writeRound(2, written);
+        awaitCommitted(sink, written.size());
+
+        writeRound(3, written); // being read while the TaskManager goes away
+        cluster.terminateTaskManager(0).get();
+        cluster.startTaskManager(); // slots for the restarted job
+        writeRound(4, written);
+        awaitCommitted(sink, written.size());
+
+        assertThat(
+                        cluster.getExecutionGraph(job.getJobID())
+                                .get()
+                                .getStatusTimestamp(JobStatus.RESTARTING))
+                .as("the job restarted after losing a TaskManager")
+                .isPositive();
+        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+    }
+
+    @Test
+    void withAnEndPositionReadsEveryChangeUpToItThenFinishes() throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "bounded-" + COUNTER.incrementAndGet();
+        List<String> written = new ArrayList<>();
+        writeRound(1, written);
+        emulator.tunnels().split(table, key("m"));
+        writeRound(2, written); // in the children
+        Instant stopAt = Instant.now();
+        await("the clock to pass the end", () -> Instant.now().isAfter(stopAt.plusMillis(2)));
+        writeRound(3, new ArrayList<>()); // after the end: in both children, never emitted
+
+        // Split-level watermark alignment on: the readers pause and resume channels.
+        WatermarkStrategy<String> aligned =
+                WatermarkStrategy.<String>forMonotonousTimestamps()
+                        .withIdleness(Duration.ofMillis(500))
+                        .withWatermarkAlignment(
+                                "tablestore", Duration.ofMillis(20), Duration.ofMillis(50));
+        JobClient job = run(sink, new Configuration(), 2, value -> value, stopAt, aligned);
+        jobs.add(job);
+        job.getJobExecutionResult().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        // A stop is not a finish: the children stay open on the server for the next consumer.
+        assertThat(
+                        tunnels.describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                                .getChannelInfos())
+                .hasSize(3)
+                .filteredOn(c -> c.getChannelStatus() == ChannelStatus.TERMINATED)
+                .hasSize(1);
+    }
+
+    @Test
     void survivesTransientServerErrors() throws Exception {
         givenTableWithStreamTunnel();
         String sink = "faults-" + COUNTER.incrementAndGet();
@@ -385,13 +490,24 @@ class TablestoreCdcSourceITCase {
     private JobClient run(
             String sinkName, Configuration conf, int parallelism, MapFunction<String, String> map)
             throws Exception {
+        return run(sinkName, conf, parallelism, map, null, WatermarkStrategy.noWatermarks());
+    }
+
+    private JobClient run(
+            String sinkName,
+            Configuration conf,
+            int parallelism,
+            MapFunction<String, String> map,
+            Instant stopAt,
+            WatermarkStrategy<String> watermarks)
+            throws Exception {
         Configuration config = new Configuration();
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         config.addAll(conf);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.setParallelism(parallelism);
-        env.fromSource(source(), WatermarkStrategy.noWatermarks(), "tablestore-cdc")
+        env.fromSource(source(stopAt), watermarks, "tablestore-cdc")
                 .uid("source")
                 .map(map)
                 .uid("map")
@@ -401,7 +517,7 @@ class TablestoreCdcSourceITCase {
         return env.executeAsync("tablestore-cdc " + sinkName);
     }
 
-    private TablestoreCdcSource<String> source() {
+    private TablestoreCdcSource<String> source(Instant stopAt) {
         return TablestoreCdcSource.<String>builder()
                 .setEndpoint(emulator.endpoint())
                 .setInstanceName(emulator.instanceName())
@@ -412,6 +528,7 @@ class TablestoreCdcSourceITCase {
                 .setHeartbeatInterval(Duration.ofSeconds(5))
                 .setHeartbeatTimeout(Duration.ofSeconds(30))
                 .setMetaTable(META_TABLE)
+                .setStopAt(stopAt)
                 .setDeserializer(new RecordStrings())
                 .build();
     }

@@ -9,6 +9,7 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -94,7 +95,103 @@ class ChannelSplitReaderTest {
         assertThat(reader.fetch().nextSplit()).isEqualTo("a");
     }
 
+    @Test
+    void aPausedChannelWaitsWhileTheOthersAreReadAndIsReadOnceResumed() throws Exception {
+        server.channel("b", ChannelType.STREAM).append("b", 10, 11).seal("b");
+        ChannelSplit a = split(ChannelPosition.at("a@0"));
+        ChannelSplit b = new ChannelSplit("b", ChannelType.STREAM, ChannelPosition.at("b@0"));
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(a, b)));
+        reader.pauseOrResumeSplits(List.of(a), List.of());
+
+        List<PositionedRecord> records = new ArrayList<>();
+        assertThat(drain(records)).containsExactly("b");
+        assertThat(records).extracting(r -> r.record().channelId()).containsOnly("b");
+        assertThat(reader.pausedChannelIds()).containsExactly("a");
+
+        reader.pauseOrResumeSplits(List.of(), List.of(a));
+        records.clear();
+        assertThat(drain(records)).containsExactly("a");
+        assertThat(records).hasSize(5);
+    }
+
+    // ---- an end position (scan.bounded.stop-at) ----
+
+    @Test
+    void stopsAChannelRightBeforeItsFirstRecordCommittedAfterTheEnd() throws Exception {
+        // Record i of the fake is committed at 1000 + i ms: ids 1..3 are at or before the end.
+        FetchedChannels fetched = new FetchedChannels();
+        ChannelSplitReader bounded =
+                new ChannelSplitReader(
+                        server.proxy(),
+                        () -> Optional.ofNullable(client.get()),
+                        fetched,
+                        Optional.of(Instant.ofEpochMilli(1002)));
+        bounded.handleSplitsChanges(
+                new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
+
+        List<PositionedRecord> records = new ArrayList<>();
+        Set<String> ended = drain(bounded, records);
+
+        assertThat(records)
+                .extracting(r -> RecordStrings.render(r.record()))
+                .containsExactly("PUT id=1 v='v1'", "PUT id=2 v='v2'", "PUT id=3 v='v3'");
+        assertThat(records.get(2).after()).isEqualTo(ChannelPosition.at("a@2", 1));
+        assertThat(ended).containsExactly("a");
+        assertThat(fetched.takeStopped("a")).as("stopped, not finished").isTrue();
+    }
+
+    @Test
+    void aCaughtUpChannelStopsOnlyOnceTheEndIsPastTheGrace() throws Exception {
+        server.channel("b", ChannelType.STREAM).append("b", 10, 11); // open: never finishes
+        ChannelSplit b = new ChannelSplit("b", ChannelType.STREAM, ChannelPosition.at("b@0"));
+        Instant now = Instant.now();
+
+        FetchedChannels future = new FetchedChannels();
+        ChannelSplitReader notYet = boundedAt(now.plusSeconds(3600), future);
+        notYet.handleSplitsChanges(new SplitsAddition<>(List.of(b)));
+        List<PositionedRecord> records = new ArrayList<>();
+        assertThat(drain(notYet, records)).isEmpty();
+        assertThat(records).hasSize(2);
+        assertThat(future.millisBehindLatest("b")).hasValue(0); // caught up
+
+        FetchedChannels past = new FetchedChannels();
+        ChannelSplitReader ended = boundedAt(now.minus(ChannelSplitReader.STOP_GRACE), past);
+        ended.handleSplitsChanges(new SplitsAddition<>(List.of(b)));
+        records.clear();
+        assertThat(drain(ended, records)).containsExactly("b");
+        assertThat(records).hasSize(2);
+        assertThat(past.takeStopped("b")).isTrue();
+    }
+
+    @Test
+    void aChannelThatFinishesBeforeTheEndIsFinishedNotStopped() throws Exception {
+        FetchedChannels fetched = new FetchedChannels();
+        ChannelSplitReader bounded = boundedAt(Instant.ofEpochMilli(5000), fetched);
+        bounded.handleSplitsChanges(
+                new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
+
+        List<PositionedRecord> records = new ArrayList<>();
+        assertThat(drain(bounded, records)).containsExactly("a");
+
+        assertThat(records).hasSize(5);
+        assertThat(records.get(4).after()).isEqualTo(ChannelPosition.finished());
+        assertThat(fetched.takeStopped("a")).isFalse();
+    }
+
+    private ChannelSplitReader boundedAt(Instant stopAt, FetchedChannels fetched) {
+        return new ChannelSplitReader(
+                server.proxy(),
+                () -> Optional.ofNullable(client.get()),
+                fetched,
+                Optional.of(stopAt));
+    }
+
     private Set<String> drain(List<PositionedRecord> records) throws Exception {
+        return drain(reader, records);
+    }
+
+    private static Set<String> drain(ChannelSplitReader reader, List<PositionedRecord> records)
+            throws Exception {
         Set<String> finished = new java.util.TreeSet<>();
         for (int i = 0; i < 20 && finished.isEmpty(); i++) {
             RecordsWithSplitIds<PositionedRecord> batch = reader.fetch();

@@ -7,13 +7,19 @@ import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
+import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,7 +28,13 @@ import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
+import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.runtime.metrics.groups.GenericMetricGroup;
+import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
+import org.apache.flink.runtime.metrics.util.TestingMetricRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +47,26 @@ class TablestoreCdcSourceReaderTest {
                     .seal("a")
                     .channel("b", ChannelType.STREAM)
                     .append("b", 10, 11);
-    private final TestingReaderContext context = new TestingReaderContext();
+    private final Map<String, Metric> metrics = new ConcurrentHashMap<>();
+    private final TestingMetricRegistry registry =
+            TestingMetricRegistry.builder()
+                    .setDelimiter('.')
+                    .setRegisterConsumer(
+                            (metric, name, group) ->
+                                    metrics.put(group.getMetricIdentifier(name), metric))
+                    .setUnregisterConsumer(
+                            (metric, name, group) ->
+                                    metrics.remove(group.getMetricIdentifier(name)))
+                    .build();
+    private final TestingReaderContext context =
+            new TestingReaderContext(
+                    new Configuration(),
+                    InternalSourceReaderMetricGroup.mock(
+                            new GenericMetricGroup(registry, null, "reader")));
     private final TestingReaderOutput<String> output = new TestingReaderOutput<>();
+    private final FetchedChannels fetched = new FetchedChannels();
+    private final List<ChannelSplitReader> splitReaders = new CopyOnWriteArrayList<>();
+    private Optional<Instant> stopAt = Optional.empty();
     private TablestoreCdcSourceReader<String> reader;
 
     @AfterEach
@@ -92,21 +122,114 @@ class TablestoreCdcSourceReaderTest {
         assertThat(reader.snapshotState(1)).contains(split("z", ChannelPosition.finished()));
     }
 
+    // ---- lag metrics ----
+
+    @Test
+    void eachChannelHasALagGaugeUntilItsSplitEndsAndTheReaderAFetchLag() throws Exception {
+        startReader(split("a", ChannelPosition.at("a@0")), split("b", ChannelPosition.at("b@0")));
+        assertThat(metrics)
+                .containsKeys(
+                        "reader.channel.a.millisBehindLatest",
+                        "reader.channel.b.millisBehindLatest",
+                        "reader.currentFetchEventTimeLag");
+
+        pollUntil(() -> output.getEmittedRecords().size() == 5 && !finishedReports().isEmpty());
+        pollUntil(() -> gauge("reader.channel.b.millisBehindLatest") == 0L);
+
+        assertThat(metrics).doesNotContainKey("reader.channel.a.millisBehindLatest");
+        // The fake's records were committed about 1 s after the epoch.
+        assertThat(gauge("reader.currentFetchEventTimeLag"))
+                .isGreaterThan(System.currentTimeMillis() - 60_000);
+    }
+
+    // ---- watermark alignment ----
+
+    @Test
+    void aPausedChannelIsNotReadUntilResumed() throws Exception {
+        addSplitsWithoutClient(
+                split("a", ChannelPosition.at("a@0")), split("b", ChannelPosition.at("b@0")));
+        pollUntil(() -> splitReaders.size() == 1);
+        reader.pauseOrResumeSplits(List.of("a"), List.of());
+        pollUntil(() -> splitReaders.get(0).pausedChannelIds().contains("a"));
+        giveClient();
+
+        // Unpaused, "a" would be read first (round robin in assignment order).
+        pollUntil(() -> output.getEmittedRecords().size() == 2);
+        assertThat(output.getEmittedRecords())
+                .containsExactly("PUT id=10 v='v10'", "PUT id=11 v='v11'");
+
+        reader.pauseOrResumeSplits(List.of(), List.of("a"));
+        pollUntil(() -> output.getEmittedRecords().size() == 5);
+        assertThat(output.getEmittedRecords().subList(2, 5))
+                .containsExactly("PUT id=1 v='v1'", "PUT id=2 v='v2'", "PUT id=3 v='v3'");
+    }
+
+    // ---- an end position (scan.bounded.stop-at) ----
+
+    @Test
+    void aStoppedChannelIsReportedStoppedAndStaysInStateWhereItStopped() throws Exception {
+        stopAt = Optional.of(Instant.ofEpochMilli(1001)); // a's records: 1000, 1001, 1002 ms
+        startReader(split("a", ChannelPosition.at("a@0")));
+
+        pollUntil(() -> context.getSentEvents().contains(new ChannelsStoppedEvent(List.of("a"))));
+        reader.notifyNoMoreSplits();
+        pollUntil(() -> pollStatus() == InputStatus.END_OF_INPUT);
+
+        assertThat(output.getEmittedRecords())
+                .containsExactly("PUT id=1 v='v1'", "PUT id=2 v='v2'");
+        assertThat(finishedReports()).isEmpty();
+        assertThat(reader.snapshotState(1)).containsExactly(split("a", ChannelPosition.at("a@2")));
+        reader.notifyCheckpointComplete(1);
+        assertThat(reader.snapshotState(2)).containsExactly(split("a", ChannelPosition.at("a@2")));
+        assertThat(metrics).doesNotContainKey("reader.channel.a.millisBehindLatest");
+    }
+
+    private final AtomicReference<TunnelClientId> client = new AtomicReference<>();
+
     private void startReader(ChannelSplit... splits) {
-        AtomicReference<TunnelClientId> client = new AtomicReference<>();
+        addSplitsWithoutClient(splits);
+        giveClient();
+    }
+
+    private void addSplitsWithoutClient(ChannelSplit... splits) {
         reader =
                 new TablestoreCdcSourceReader<>(
-                        () ->
-                                new ChannelSplitReader(
-                                        server.proxy(), TablestoreCdcSourceReader.clientOf(client)),
+                        () -> {
+                            ChannelSplitReader splitReader =
+                                    new ChannelSplitReader(
+                                            server.proxy(),
+                                            TablestoreCdcSourceReader.clientOf(client),
+                                            fetched,
+                                            stopAt);
+                            splitReaders.add(splitReader);
+                            return splitReader;
+                        },
                         new ChangeRecordEmitter<>(
                                 new RecordStrings(), false, false, new SimpleCounter()),
                         client,
+                        fetched,
                         new Configuration(),
                         context);
         reader.addSplits(List.of(splits)); // as on restore: before start
         reader.start();
+    }
+
+    private void giveClient() {
         reader.handleSourceEvents(new TunnelClientEvent(new TunnelClientId("t", "client-1")));
+    }
+
+    private InputStatus pollStatus() {
+        try {
+            return reader.pollNext(output);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private long gauge(String identifier) {
+        Metric metric = metrics.get(identifier);
+        assertThat(metric).as(identifier).isInstanceOf(Gauge.class);
+        return ((Number) ((Gauge<?>) metric).getValue()).longValue();
     }
 
     private List<SourceEvent> finishedReports() {

@@ -1,0 +1,91 @@
+package io.tablestorecdc.flink.source.reader;
+
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * What one reader's fetcher saw of its channels, shared with the reader's mailbox thread (hence
+ * thread-safe): the commit time of the newest record fetched per channel and whether the channel
+ * was caught up, for the lag metrics; and which channels stopped at the source's end position, so
+ * that the reader tells a stopped split from a finished one.
+ */
+@Internal
+public final class FetchedChannels {
+
+    private final LongSupplier clockMillis;
+    private final Map<String, Progress> progress = new ConcurrentHashMap<>();
+    private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+    private volatile long fetchLagMillis = -1;
+
+    public FetchedChannels() {
+        this(System::currentTimeMillis);
+    }
+
+    FetchedChannels(LongSupplier clockMillis) {
+        this.clockMillis = clockMillis;
+    }
+
+    /** The wall clock the lags are measured with. */
+    long nowMillis() {
+        return clockMillis.getAsLong();
+    }
+
+    /**
+     * Records a fetch of {@code channelId}: the commit time of its newest record (0 when the
+     * response had none or the server sent no time) and whether the server may have more now.
+     */
+    void fetched(String channelId, long newestCommitMillis, boolean mayMore) {
+        long now = nowMillis();
+        Progress before = progress.getOrDefault(channelId, Progress.NONE);
+        long newest = newestCommitMillis > 0 ? newestCommitMillis : before.newestCommitMillis();
+        progress.put(channelId, new Progress(newest, !mayMore));
+        if (newestCommitMillis > 0) {
+            fetchLagMillis = Math.max(0, now - newestCommitMillis);
+        }
+    }
+
+    /** Marks {@code channelId} as stopped at the end position (not finished). */
+    void stopped(String channelId) {
+        stopped.add(channelId);
+    }
+
+    /** Whether the split of {@code channelId} ended at the end position (and forgets it). */
+    boolean takeStopped(String channelId) {
+        return stopped.remove(channelId);
+    }
+
+    /** Forgets a channel that is no longer read here. */
+    void forget(String channelId) {
+        progress.remove(channelId);
+    }
+
+    /**
+     * How far {@code channelId} is behind its newest change: 0 when its last read found it caught
+     * up, else now minus the commit time of the newest record fetched; empty before any record.
+     */
+    public OptionalLong millisBehindLatest(String channelId) {
+        Progress p = progress.get(channelId);
+        if (p == null || (p.newestCommitMillis() == 0 && !p.caughtUp())) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(
+                p.caughtUp() ? 0 : Math.max(0, nowMillis() - p.newestCommitMillis()));
+    }
+
+    /**
+     * FLIP-33 {@code currentFetchEventTimeLag}: fetch time minus the commit time of the newest
+     * record of the last fetch that had one; empty before the first.
+     */
+    public OptionalLong fetchEventTimeLag() {
+        long lag = fetchLagMillis;
+        return lag < 0 ? OptionalLong.empty() : OptionalLong.of(lag);
+    }
+
+    private record Progress(long newestCommitMillis, boolean caughtUp) {
+        static final Progress NONE = new Progress(0, false);
+    }
+}

@@ -1,0 +1,347 @@
+package io.tablestorecdc.flink.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import io.tablestorecdc.flink.source.testing.RecordStrings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.runtime.jobgraph.jsonplan.JsonPlanGenerator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.config.Property;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * DESIGN invariant 9 end to end: the access key secret and the STS token appear in no log line (the
+ * connector and the SDK at DEBUG, Flink at INFO), no failure, nothing the web UI shows of a job
+ * (job configuration, execution config, plan, vertex and transformation names and descriptions),
+ * and nothing the SQL planner prints.
+ */
+class SecretsITCase {
+
+    @RegisterExtension static final MiniClusterExtension CLUSTER = new MiniClusterExtension();
+
+    private static final String SECRET = "SeCrEt-" + UUID.randomUUID();
+    private static final String STS_TOKEN = "StSToKeN-" + UUID.randomUUID();
+    private static final String WRONG_SECRET = "WrOnG-" + UUID.randomUUID();
+
+    private static TablestoreEmulator emulator;
+    private static SyncClient sync;
+
+    @BeforeAll
+    static void startEmulator() {
+        emulator = TablestoreEmulator.builder().accessKeySecret(SECRET).build().start();
+        sync =
+                new SyncClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        SECRET,
+                        emulator.instanceName());
+        TableMeta meta = new TableMeta("secret_t");
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        TunnelClient tunnels =
+                new TunnelClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        SECRET,
+                        emulator.instanceName());
+        tunnels.createTunnel(
+                new CreateTunnelRequest("secret_t", "secret_tunnel", TunnelType.Stream));
+        tunnels.shutdown();
+    }
+
+    @AfterAll
+    static void stopEmulator() {
+        sync.shutdown();
+        emulator.close();
+    }
+
+    @Test
+    void neitherSecretNorTokenIsLoggedOrInAFailureWhileJobsRunAndFail() throws Exception {
+        List<String> logged;
+        String failure;
+        try (CapturedLogs logs = CapturedLogs.capture()) {
+            String sink = "secrets-" + UUID.randomUUID();
+            JobClient job = env(source(SECRET), sink).executeAsync("secrets");
+            put("a");
+            awaitCommitted(sink, 1);
+            job.cancel().get();
+
+            JobClient refused = env(source(WRONG_SECRET), sink + "-wrong").executeAsync("wrong");
+            Throwable error =
+                    refused.getJobExecutionResult().handle((r, e) -> e).get(60, TimeUnit.SECONDS);
+            assertThat(error).as("a wrong secret fails the job").isNotNull();
+            failure = ExceptionUtils.stringifyException(error);
+            logged = logs.lines();
+        }
+
+        assertThat(failure).contains("signature").doesNotContain(SECRET, STS_TOKEN, WRONG_SECRET);
+        assertThat(String.join("\n", logged))
+                .as("log lines of both jobs")
+                .contains("Tablestore CDC enumerator connected")
+                .doesNotContain(SECRET)
+                .doesNotContain(STS_TOKEN)
+                .doesNotContain(WRONG_SECRET);
+    }
+
+    @Test
+    void nothingTheWebUiShowsOfADataStreamJobHoldsThem() {
+        TablestoreCdcSource<String> source = source(SECRET);
+        StreamExecutionEnvironment env = env(source, "graph-" + UUID.randomUUID());
+        List<String> shown = new ArrayList<>(transformations(env));
+        JobGraph graph = env.getStreamGraph().getJobGraph();
+
+        shown.addAll(whatTheWebUiShows(graph));
+        shown.add(env.getConfig().toString());
+        shown.add(env.getConfig().archive().getGlobalJobParameters().toString());
+        shown.add(source.toString());
+
+        assertThat(String.join("\n", shown))
+                .contains("tablestore-cdc")
+                .doesNotContain(SECRET)
+                .doesNotContain(STS_TOKEN);
+    }
+
+    @Test
+    void nothingTheSqlPlannerOrTheWebUiShowsOfASqlJobHoldsThem() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.executeSql(ddl("src", ""));
+        tEnv.executeSql(ddl("bad_start", ", 'tunnel.start' = 'soon'"));
+
+        List<String> shown = new ArrayList<>();
+        shown.add(tEnv.explainSql("SELECT * FROM src", ExplainDetail.JSON_EXECUTION_PLAN));
+        Table table = tEnv.sqlQuery("SELECT * FROM src");
+        tEnv.toChangelogStream(table).addSink(new DiscardRows());
+        shown.addAll(transformations(env));
+        shown.addAll(whatTheWebUiShows(env.getStreamGraph().getJobGraph()));
+        try {
+            tEnv.explainSql("SELECT * FROM bad_start");
+            throw new AssertionError("a bad tunnel.start must fail at planning");
+        } catch (org.apache.flink.table.api.ValidationException e) {
+            shown.add(ExceptionUtils.stringifyException(e));
+        }
+
+        assertThat(String.join("\n", shown))
+                .contains("TablestoreCdc", "Invalid tunnel.start 'soon'")
+                .doesNotContain(SECRET)
+                .doesNotContain(STS_TOKEN);
+    }
+
+    // ---- harness ----
+
+    private static List<String> whatTheWebUiShows(JobGraph graph) {
+        List<String> shown = new ArrayList<>();
+        shown.add(JsonPlanGenerator.generatePlan(graph));
+        shown.add(graph.getJobConfiguration().toString());
+        for (JobVertex vertex : graph.getVertices()) {
+            shown.add(vertex.getName());
+            shown.add(String.valueOf(vertex.getOperatorDescription()));
+            shown.add(String.valueOf(vertex.getOperatorPrettyName()));
+        }
+        return shown;
+    }
+
+    private static List<String> transformations(StreamExecutionEnvironment env) {
+        List<String> shown = new ArrayList<>();
+        for (Transformation<?> t : env.getTransformations()) {
+            for (Transformation<?> each : t.getTransitivePredecessors()) {
+                shown.add(each.getName());
+                shown.add(each.getDescription());
+                shown.add(each.toString());
+            }
+        }
+        return shown;
+    }
+
+    private static TablestoreCdcSource<String> source(String secret) {
+        return TablestoreCdcSource.<String>builder()
+                .setEndpoint(emulator.endpoint())
+                .setInstanceName(emulator.instanceName())
+                .setCredentials(emulator.accessKeyId(), secret)
+                .setStsToken(STS_TOKEN)
+                .setTableName("secret_t")
+                .setTunnelName("secret_tunnel")
+                .setDiscoveryInterval(Duration.ofMillis(200))
+                .setHeartbeatInterval(Duration.ofSeconds(5))
+                .setHeartbeatTimeout(Duration.ofSeconds(30))
+                .setMetaTable("secret_meta")
+                .setDeserializer(new RecordStrings())
+                .build();
+    }
+
+    private static StreamExecutionEnvironment env(TablestoreCdcSource<String> source, String sink) {
+        Configuration config = new Configuration();
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        env.setParallelism(1);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "tablestore-cdc")
+                .addSink(new CommittingListSink(sink));
+        return env;
+    }
+
+    private static String ddl(String name, String extraOptions) {
+        return "CREATE TABLE "
+                + name
+                + " (id STRING, v BIGINT, PRIMARY KEY (id) NOT ENFORCED)"
+                + " WITH ('connector' = 'tablestore-cdc'"
+                + ", 'endpoint' = '"
+                + emulator.endpoint()
+                + "', 'instance.name' = '"
+                + emulator.instanceName()
+                + "', 'access.key.id' = '"
+                + emulator.accessKeyId()
+                + "', 'access.key.secret' = '"
+                + SECRET
+                + "', 'sts.token' = '"
+                + STS_TOKEN
+                + "', 'table.name' = 'secret_t', 'tunnel.name' = 'secret_tunnel'"
+                + extraOptions
+                + ")";
+    }
+
+    private static void put(String id) {
+        RowPutChange change =
+                new RowPutChange(
+                        "secret_t",
+                        PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
+                                .build());
+        change.addColumn(new Column("v", ColumnValue.fromLong(1)));
+        sync.putRow(new PutRowRequest(change));
+    }
+
+    private static void awaitCommitted(String sink, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (CommittingListSink.committed(sink).size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out waiting for " + count + " committed changes");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** A sink for the SQL job's rows (never run: only its graph is inspected). */
+    @SuppressWarnings("deprecation")
+    private static final class DiscardRows
+            extends org.apache.flink.streaming.api.functions.sink.DiscardingSink<
+                    org.apache.flink.types.Row> {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * Every log event, from every logger, while open: the connector and the SDK at DEBUG, Flink at
+     * INFO; each rendered with its stack trace.
+     */
+    private static final class CapturedLogs extends AbstractAppender implements AutoCloseable {
+        private static final List<String> NAMES =
+                List.of("io.tablestorecdc", "com.alicloud", "org.apache.flink");
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final java.util.Map<String, Level> restoreLevels = new java.util.HashMap<>();
+
+        private CapturedLogs() {
+            super("secret-watch-" + UUID.randomUUID(), null, null, true, Property.EMPTY_ARRAY);
+        }
+
+        static CapturedLogs capture() {
+            CapturedLogs logs = new CapturedLogs();
+            logs.start();
+            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+            for (String name : NAMES) {
+                Level level = name.equals("org.apache.flink") ? Level.INFO : Level.DEBUG;
+                LoggerConfig existing = ctx.getConfiguration().getLoggers().get(name);
+                if (existing != null) {
+                    logs.restoreLevels.put(name, existing.getLevel());
+                    existing.setLevel(level);
+                    existing.addAppender(logs, Level.ALL, null);
+                } else {
+                    // Not additive: the capture sees it, the console is spared the DEBUG flood.
+                    LoggerConfig config = new LoggerConfig(name, level, false);
+                    config.addAppender(logs, Level.ALL, null);
+                    ctx.getConfiguration().addLogger(name, config);
+                }
+            }
+            ctx.getConfiguration().getRootLogger().addAppender(logs, Level.ALL, null);
+            ctx.updateLoggers();
+            return logs;
+        }
+
+        @Override
+        public void append(LogEvent event) {
+            StringBuilder line = new StringBuilder(event.getMessage().getFormattedMessage());
+            if (event.getThrown() != null) {
+                StringWriter trace = new StringWriter();
+                event.getThrown().printStackTrace(new PrintWriter(trace));
+                line.append('\n').append(trace);
+            }
+            lines.add(line.toString());
+        }
+
+        List<String> lines() {
+            return List.copyOf(lines);
+        }
+
+        @Override
+        public void close() {
+            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+            for (String name : NAMES) {
+                Level level = restoreLevels.get(name);
+                if (level == null) {
+                    ctx.getConfiguration().removeLogger(name);
+                } else {
+                    LoggerConfig config = ctx.getConfiguration().getLoggers().get(name);
+                    config.setLevel(level);
+                    config.removeAppender(getName());
+                }
+            }
+            ctx.getConfiguration().getRootLogger().removeAppender(getName());
+            ctx.updateLoggers();
+            stop();
+        }
+    }
+}
