@@ -10,6 +10,7 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -431,17 +432,39 @@ public final class MetaStore {
         return new PurgeResult(now.size(), rows, expired.size() - now.size());
     }
 
-    /** Batches older than the newest {@code keep} sequences; orphan tokens share their slot. */
+    /**
+     * Batches in neither the newest {@code keep} sequences nor the {@code keep} most recently
+     * written ones; orphan tokens share their sequence's slot. Sequence order alone is not enough
+     * once another consumer has used the tunnel (a Flink job's checkpoint 9000 after a Spark
+     * query's batch 40, or the reverse): the newest batches of the consumer that purges must never
+     * rank below a predecessor's larger numbers. Write time alone is not enough either (a clock set
+     * back would rank a consumer's newest batches last). A batch must be old by both.
+     */
     private static List<LoggedBatch> expired(List<LoggedBatch> log, int keep) {
-        TreeSet<Long> sequences = new TreeSet<>();
-        log.forEach(b -> sequences.add(b.sequence()));
-        if (sequences.size() <= keep) {
-            return List.of();
-        }
-        long oldestKept = sequences.descendingSet().stream().skip(keep - 1L).findFirst().get();
+        Set<Long> kept = new HashSet<>(newestSlots(log, keep, Slot.BY_SEQUENCE));
+        kept.addAll(newestSlots(log, keep, Slot.BY_WRITE_TIME));
         List<LoggedBatch> expired = new ArrayList<>();
-        log.stream().filter(b -> b.sequence() < oldestKept).forEach(expired::add);
+        log.stream().filter(b -> !kept.contains(b.sequence())).forEach(expired::add);
         return expired;
+    }
+
+    /** One batch sequence, with the time its latest token was logged. */
+    private record Slot(long sequence, long writtenAtMillis) {
+        static final Comparator<Slot> BY_SEQUENCE = Comparator.comparingLong(Slot::sequence);
+        static final Comparator<Slot> BY_WRITE_TIME =
+                Comparator.comparingLong(Slot::writtenAtMillis).thenComparing(BY_SEQUENCE);
+    }
+
+    /** The sequences of the {@code keep} greatest slots by {@code order}. */
+    private static List<Long> newestSlots(List<LoggedBatch> log, int keep, Comparator<Slot> order) {
+        Map<Long, Long> writtenAt = new HashMap<>();
+        log.forEach(b -> writtenAt.merge(b.sequence(), b.createdAtMillis(), Math::max));
+        return writtenAt.entrySet().stream()
+                .map(e -> new Slot(e.getKey(), e.getValue()))
+                .sorted(order.reversed())
+                .limit(keep)
+                .map(Slot::sequence)
+                .toList();
     }
 
     /** Snapshot rows first, the log row last: an interrupted purge is finished by the next one. */

@@ -428,6 +428,60 @@ class MetaStoreTest {
     }
 
     @Test
+    void purgeAfterAHandoverKeepsTheNewConsumersBatchesBelowItsPredecessorsNumbers() {
+        List<BatchToken> flink = seedBatchesFrom(9_000, 3); // a Flink job's last checkpoints
+        List<BatchToken> spark = seedBatchesFrom(0, 4); // then a Spark query from batch 0
+
+        store.purge(TUNNEL, 2);
+
+        // Spark's newest two survive although 9000-9002 are larger numbers; the predecessor's
+        // newest two by number are kept as well (nothing ranks them old by both rules yet).
+        assertThat(store.batchLog(TUNNEL))
+                .extracting(LoggedBatch::token)
+                .containsExactlyInAnyOrder(flink.get(1), flink.get(2), spark.get(2), spark.get(3));
+        assertThat(store.read(TUNNEL, spark.get(3)).channels()).hasSize(1);
+    }
+
+    @Test
+    void purgeAfterAHandoverKeepsTheNewConsumersSmallerNumbersWritten() {
+        seedBatchesFrom(5_000, 4); // a Spark query's last batches
+        List<BatchToken> flink = seedBatchesFrom(1, 3); // then a Flink job from checkpoint 1
+
+        store.purge(TUNNEL, 3);
+
+        assertThat(store.batchLog(TUNNEL))
+                .extracting(LoggedBatch::token)
+                .containsAll(flink)
+                .hasSize(6);
+    }
+
+    @Test
+    void purgeKeepsTheNewestNumbersWhenTheClockWasSetBack() {
+        List<BatchToken> tokens = seedBatchesFrom(0, 3);
+        clock.advance(-3_600_000L);
+        tokens.addAll(seedBatchesFrom(3, 2));
+
+        store.purge(TUNNEL, 2);
+
+        assertThat(store.batchLog(TUNNEL))
+                .extracting(LoggedBatch::token)
+                .contains(tokens.get(3), tokens.get(4))
+                .doesNotContain(tokens.get(0));
+    }
+
+    /** {@code count} one-channel snapshots numbered from {@code first}, one second apart. */
+    private List<BatchToken> seedBatchesFrom(long first, int count) {
+        List<BatchToken> tokens = new ArrayList<>();
+        for (long seq = first; seq < first + count; seq++) {
+            clock.advance(1_000L);
+            BatchToken token = BatchToken.random();
+            store.seed(snapshot(token, reading("a", (int) (seq % 1000) + 1)), seq);
+            tokens.add(token);
+        }
+        return tokens;
+    }
+
+    @Test
     void purgeRefusesToKeepNothing() {
         assertThatThrownBy(() -> store.purge(TUNNEL, 0))
                 .isInstanceOf(IllegalArgumentException.class)
