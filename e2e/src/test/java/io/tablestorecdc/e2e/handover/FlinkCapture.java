@@ -1,0 +1,114 @@
+package io.tablestorecdc.e2e.handover;
+
+import io.tablestorecdc.e2e.DemoTarget;
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * A local Flink job (parallelism 2, a checkpoint every second, no restarts) that reads the tunnel
+ * with {@link TablestoreCdcSource} into a {@link CaptureSink}: the Flink side of the end-to-end
+ * tests.
+ */
+public final class FlinkCapture implements AutoCloseable {
+
+    private static final int PARALLELISM = 2;
+    static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
+
+    private final String runId = UUID.randomUUID().toString();
+    private final CaptureSink.Run run = CaptureSink.register(runId);
+    private final JobClient job;
+    private boolean ended;
+
+    private FlinkCapture(OrdersStream stream) throws Exception {
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
+        env.fromSource(source(stream), WatermarkStrategy.noWatermarks(), "orders changes")
+                .uid("tablestore-cdc-source")
+                .addSink(new CaptureSink(runId))
+                .uid("capture")
+                .name("capture");
+        job = env.executeAsync("tablestore-cdc e2e: " + stream.tunnel());
+    }
+
+    /** Submits the job; it starts without state, as a new job does. */
+    public static FlinkCapture start(OrdersStream stream) throws Exception {
+        return new FlinkCapture(stream);
+    }
+
+    private static Configuration configuration() {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, CHECKPOINT_INTERVAL);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        return conf;
+    }
+
+    private static TablestoreCdcSource<SeenChange> source(OrdersStream stream) {
+        DemoTarget target = stream.target();
+        return TablestoreCdcSource.<SeenChange>builder()
+                .setEndpoint(target.endpoint())
+                .setInstanceName(target.instanceName())
+                .setCredentials(target.accessKeyId(), target.accessKeySecret())
+                .setTableName(stream.table())
+                .setTunnelName(stream.tunnel())
+                .setMetaTable(OrdersStream.META_TABLE)
+                .setDiscoveryInterval(Duration.ofMillis(500))
+                .setDeserializer(new SeenChangeDeserializer())
+                .build();
+    }
+
+    public DeliveryLog log() {
+        return run.log;
+    }
+
+    /** The checkpoints that completed so far, oldest first. */
+    public List<Long> completedCheckpoints() {
+        return List.copyOf(run.completed);
+    }
+
+    /** Fails the test with the job's error if it failed. */
+    public void requireHealthy() throws Exception {
+        JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
+        if (status == JobStatus.FAILED) {
+            try {
+                job.getJobExecutionResult().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("The Flink job failed: " + e.getCause(), e.getCause());
+            }
+        }
+    }
+
+    /** Cancels the job the way a user stops it, and waits until it has ended. */
+    public void cancel() throws Exception {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);
+        if (!status.isGloballyTerminalState()) {
+            job.cancel().get(60, TimeUnit.SECONDS);
+        }
+        // Waits for the job to end: its enumerator has then shut its tunnel client down.
+        job.getJobExecutionResult().handle((result, error) -> null).get(60, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            cancel();
+        } finally {
+            CaptureSink.unregister(runId);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.tablestorecdc.e2e.handover;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.e2e.DemoTarget;
+import io.tablestorecdc.e2e.orders.OrderChange;
+import io.tablestorecdc.e2e.orders.OrderReplica;
+import io.tablestorecdc.e2e.orders.OrdersTable;
+import io.tablestorecdc.e2e.orders.TableDiff;
+import io.tablestorecdc.e2e.orders.Workload;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+/**
+ * An orders table on the embedded emulator with a stream tunnel, its base rows and a paced writer
+ * of inserts, partial updates and deletes (with a split and a merge when asked): the change stream
+ * the end-to-end tests read, and the source table their results are checked against.
+ */
+public final class OrdersStream implements AutoCloseable {
+
+    /** The meta table both engines use (their default). */
+    public static final String META_TABLE = SdkMetaTableClient.DEFAULT_TABLE_NAME;
+
+    private final TablestoreEmulator emulator;
+    private final SyncClient client;
+    private final String table;
+    private final String tunnel;
+    private final String tunnelId;
+    private final int baseRows;
+    private final Workload workload;
+    private CompletableFuture<Void> writer = CompletableFuture.completedFuture(null);
+
+    private OrdersStream(TablestoreEmulator emulator, String table, int baseRows) {
+        this.emulator = emulator;
+        this.client = target(emulator).syncClient();
+        this.table = table;
+        this.tunnel = table + "_cdc";
+        this.baseRows = baseRows;
+        this.workload = new Workload(client, table, table.hashCode());
+        OrdersTable.create(client, table);
+        this.tunnelId = createStreamTunnel();
+    }
+
+    /** Creates the table and its stream tunnel, then writes {@code baseRows} orders. */
+    public static OrdersStream create(TablestoreEmulator emulator, String table, int baseRows) {
+        OrdersStream stream = new OrdersStream(emulator, table, baseRows);
+        stream.workload.writeBaseData(baseRows);
+        return stream;
+    }
+
+    public static DemoTarget target(TablestoreEmulator emulator) {
+        return new DemoTarget(
+                emulator.endpoint(),
+                emulator.instanceName(),
+                emulator.accessKeyId(),
+                emulator.accessKeySecret());
+    }
+
+    private String createStreamTunnel() {
+        TunnelClient tunnels = target(emulator).tunnelClient();
+        try {
+            tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.Stream));
+            return tunnels.describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                    .getTunnelInfo()
+                    .getTunnelId();
+        } finally {
+            tunnels.shutdown();
+        }
+    }
+
+    public DemoTarget target() {
+        return target(emulator);
+    }
+
+    public String table() {
+        return table;
+    }
+
+    public String tunnel() {
+        return tunnel;
+    }
+
+    /** Starts writing changes on another thread; see {@link Workload#runChanges}. */
+    public void startChanges(double perSecond, Duration duration, List<Workload.Milestone> steps) {
+        writer = CompletableFuture.runAsync(() -> workload.runChanges(perSecond, duration, steps));
+    }
+
+    /** A milestone that splits the table's partition at its middle order. */
+    public Workload.Milestone splitAt(double fraction) {
+        return new Workload.Milestone(
+                fraction, () -> emulator.tunnels().split(table, OrdersTable.key(middle())));
+    }
+
+    /** A milestone that merges the two partitions around the middle order again. */
+    public Workload.Milestone mergeAt(double fraction) {
+        return new Workload.Milestone(
+                fraction, () -> emulator.tunnels().merge(table, OrdersTable.key(middle())));
+    }
+
+    private String middle() {
+        return OrdersTable.orderId(baseRows / 2);
+    }
+
+    /** Waits for the writer to finish; rethrows what failed it. */
+    public void awaitChangesWritten() {
+        writer.join();
+    }
+
+    /** How many changes the stream carries: the base rows plus every change written since. */
+    public long expectedChanges() {
+        return baseRows + workload.changes();
+    }
+
+    /** The table's partitions as the emulator's tunnel service sees them. */
+    public int partitions() {
+        return emulator.tunnels().partitions(table).size();
+    }
+
+    /** Waits until no consumer holds the tunnel's owner lease (a stopped one released it). */
+    public void awaitOwnerReleased(Duration timeout) {
+        TablestoreEndpoint endpoint =
+                new TablestoreEndpoint(
+                        emulator.endpoint(),
+                        emulator.instanceName(),
+                        TablestoreCredentials.of(
+                                emulator.accessKeyId(), emulator.accessKeySecret()));
+        try (SdkMetaTableClient meta = SdkMetaTableClient.connect(endpoint, META_TABLE)) {
+            MetaStore store = new MetaStore(meta);
+            await(
+                    () -> store.owner(tunnelId).isEmpty(),
+                    timeout,
+                    "the previous consumer to release tunnel " + tunnel);
+        }
+    }
+
+    /**
+     * Applies every distinct change in {@code seen}, in sequence order, to a fresh replica table
+     * and compares it with the source table.
+     */
+    public TableDiff replicate(String replicaTable, Collection<SeenChange> seen) {
+        TreeMap<SeenChange.Key, OrderChange> distinct = new TreeMap<>();
+        seen.forEach(c -> distinct.putIfAbsent(c.key(), c.change));
+        OrdersTable.create(client, replicaTable);
+        new OrderReplica(client, replicaTable).apply(new ArrayList<>(distinct.values()));
+        return TableDiff.between(
+                OrdersTable.scan(client, table), OrdersTable.scan(client, replicaTable), 5);
+    }
+
+    /** Polls {@code condition} until it holds; fails naming {@code what} after {@code timeout}. */
+    public static void await(BooleanSupplier condition, Duration timeout, String what) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(100); // polling interval of a condition with a deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("Interrupted waiting for " + what, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        writer.cancel(true);
+        client.shutdown();
+    }
+}
