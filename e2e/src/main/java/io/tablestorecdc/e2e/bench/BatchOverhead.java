@@ -1,5 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
+import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,12 +12,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
  * The Spark driver's cost per micro-batch and how it grows with channels, from the progress events'
- * durations, and meta-table rows written per batch; then an idle stream's cost per trigger.
+ * durations; meta-table and tunnel requests and meta rows written per batch, from the emulator's
+ * counters; then an idle stream's cost per trigger.
  */
 final class BatchOverhead {
 
@@ -28,42 +31,130 @@ final class BatchOverhead {
         "commitOffsets",
         "triggerExecution"
     };
-    private static final int ROWS_PER_CHANNEL = 200;
-    private static final int BATCHES = 4;
+
+    /** The driver's phases outside the tasks (addBatch) of a batch. */
+    static final List<String> DRIVER_PHASES =
+            List.of("latestOffset", "queryPlanning", "walCommit", "commitOffsets");
 
     private final SparkSession spark;
     private final SparkDrain drain;
     private final MetaWrites meta;
+    private final TablestoreEmulator emulator;
 
-    BatchOverhead(SparkSession spark, SparkDrain drain, MetaWrites meta) {
+    BatchOverhead(
+            SparkSession spark, SparkDrain drain, MetaWrites meta, TablestoreEmulator emulator) {
         this.spark = spark;
         this.drain = drain;
         this.meta = meta;
+        this.emulator = emulator;
     }
 
-    /** Median ms per phase over the batches with data, and meta rows written per batch. */
+    /**
+     * Median ms per phase over the batches with data; per batch (medians of the differences between
+     * consecutive progress events): table-API requests (the meta table), tunnel requests, of them
+     * readrecords, and meta rows written; meta rows alive after the query.
+     */
     record Figures(
-            int channels, int batches, Map<String, Long> medianMs, double metaRowsPerBatch) {}
+            int channels,
+            int rowsPerChannel,
+            int batches,
+            Map<String, Long> medianMs,
+            long driverMs,
+            double metaRequestsPerBatch,
+            double tunnelRequestsPerBatch,
+            double readRecordsPerBatch,
+            double metaRowsPerBatch,
+            long metaRowsAlive) {}
 
-    /** Drains about {@link #BATCHES} batches of a {@code channels}-partition table. */
-    Figures measure(BenchTable table, int channels) throws Exception {
-        int rows = channels * ROWS_PER_CHANNEL;
-        table.create(channels, rows);
-        table.createStreamTunnel("overhead");
-        table.write(rows);
-        long metaBefore = meta.written();
-        List<StreamingQueryProgress> progress =
-                drain
-                        .drain(
-                                table.name(),
-                                "overhead",
-                                Map.of("max.rows.per.trigger", String.valueOf(rows / BATCHES)))
-                        .progress()
-                        .stream()
-                        .filter(p -> p.numInputRows() > 0)
-                        .toList();
-        double metaPerBatch = (meta.written() - metaBefore) / (double) progress.size();
-        return new Figures(channels, progress.size(), medians(progress), metaPerBatch);
+    /** What the emulator had counted when one progress event arrived. */
+    private record Mark(long batchId, long rows, RequestCounts requests, long metaWritten) {}
+
+    /** Drains {@code batches} batches of the table's {@code overhead} tunnel. */
+    Figures measure(BenchTable table, int channels, int rowsPerChannel, int batches)
+            throws Exception {
+        int rows = channels * rowsPerChannel;
+        long aliveBefore = meta.liveRows(emulator.tables());
+        List<Mark> marks = new ArrayList<>();
+        marks.add(mark(-1, 0));
+        StreamingQueryListener listener = marker(marks);
+        spark.streams().addListener(listener);
+        List<StreamingQueryProgress> progress;
+        try {
+            progress =
+                    drain.drain(
+                                    table.name(),
+                                    "overhead",
+                                    Map.of(
+                                            "max.rows.per.trigger",
+                                            String.valueOf(Math.max(1, rows / batches))))
+                            .progress();
+        } finally {
+            spark.streams().removeListener(listener);
+        }
+        List<StreamingQueryProgress> withData =
+                progress.stream().filter(p -> p.numInputRows() > 0).toList();
+        Map<String, Long> medians = medians(withData);
+        List<Mark> deltas = deltas(marks);
+        return new Figures(
+                channels,
+                rowsPerChannel,
+                withData.size(),
+                medians,
+                DRIVER_PHASES.stream().mapToLong(medians::get).sum(),
+                median(deltas, m -> m.requests().table()),
+                median(deltas, m -> m.requests().tunnel()),
+                median(deltas, m -> m.requests().get("tunnel/readrecords")),
+                median(deltas, Mark::metaWritten),
+                meta.liveRows(emulator.tables()) - aliveBefore);
+    }
+
+    private Mark mark(long batchId, long rows) {
+        return new Mark(batchId, rows, RequestCounts.of(emulator.server()), meta.written());
+    }
+
+    private StreamingQueryListener marker(List<Mark> marks) {
+        return new StreamingQueryListener() {
+            @Override
+            public void onQueryStarted(QueryStartedEvent event) {}
+
+            @Override
+            public void onQueryProgress(QueryProgressEvent event) {
+                synchronized (marks) {
+                    marks.add(mark(event.progress().batchId(), event.progress().numInputRows()));
+                }
+            }
+
+            @Override
+            public void onQueryTerminated(QueryTerminatedEvent event) {}
+        };
+    }
+
+    /**
+     * Per batch with data, what was counted since the previous progress event; the first batch's
+     * share of query start-up is left out when there are later batches.
+     */
+    private static List<Mark> deltas(List<Mark> marks) {
+        List<Mark> deltas = new ArrayList<>();
+        synchronized (marks) {
+            for (int i = 1; i < marks.size(); i++) {
+                Mark m = marks.get(i);
+                Mark before = marks.get(i - 1);
+                if (m.rows() > 0) {
+                    deltas.add(
+                            new Mark(
+                                    m.batchId(),
+                                    m.rows(),
+                                    m.requests().minus(before.requests()),
+                                    m.metaWritten() - before.metaWritten()));
+                }
+            }
+        }
+        return deltas.size() > 1 ? deltas.subList(1, deltas.size()) : deltas;
+    }
+
+    private static double median(List<Mark> deltas, java.util.function.ToLongFunction<Mark> f) {
+        long[] values = deltas.stream().mapToLong(f).sorted().toArray();
+        return values.length == 0 ? Double.NaN : values[values.length / 2];
     }
 
     static Map<String, Long> medians(List<StreamingQueryProgress> progress) {
@@ -79,8 +170,14 @@ final class BatchOverhead {
         return medians;
     }
 
-    /** An idle stream's cost: meta rows added and driver ms per trigger. */
-    record Idle(int channels, int triggers, long metaRowsAdded, Map<String, Long> medianMs) {}
+    /** An idle stream's cost: meta rows added, driver ms per trigger, and requests per trigger. */
+    record Idle(
+            int channels,
+            int triggers,
+            long metaRowsAdded,
+            Map<String, Long> medianMs,
+            double metaRequestsPerTrigger,
+            double readRecordsPerTrigger) {}
 
     /** Runs a 100 ms ProcessingTime query over a drained tunnel for {@code triggers} triggers. */
     Idle idle(String table, String tunnel, int channels, int triggers) throws Exception {
@@ -93,15 +190,27 @@ final class BatchOverhead {
                         .trigger(Trigger.ProcessingTime(100))
                         .option("checkpointLocation", checkpoint.toString())
                         .start();
-        // The first triggers drain the backlog; idleness is counted after that.
-        List<StreamingQueryProgress> idle = awaitIdle(query, 3);
-        long metaBefore = meta.written();
-        int seen = idle.size();
-        List<StreamingQueryProgress> after = awaitIdle(query, seen + triggers);
-        long added = meta.written() - metaBefore;
-        query.stop();
-        List<StreamingQueryProgress> measured = after.subList(seen, after.size());
-        return new Idle(channels, measured.size(), added, medians(measured));
+        try {
+            // The first triggers drain what the last batch left uncommitted; idleness counts after.
+            List<StreamingQueryProgress> idle = awaitIdle(query, 3);
+            long metaBefore = meta.written();
+            RequestCounts before = RequestCounts.of(emulator.server());
+            int seen = idle.size();
+            List<StreamingQueryProgress> after = awaitIdle(query, seen + triggers);
+            RequestCounts asked = RequestCounts.of(emulator.server()).minus(before);
+            long added = meta.written() - metaBefore;
+            List<StreamingQueryProgress> measured = after.subList(seen, after.size());
+            int n = measured.size();
+            return new Idle(
+                    channels,
+                    n,
+                    added,
+                    medians(measured),
+                    asked.table() / (double) n,
+                    asked.get("tunnel/readrecords") / (double) n);
+        } finally {
+            query.stop();
+        }
     }
 
     private static List<StreamingQueryProgress> awaitIdle(StreamingQuery query, int count)

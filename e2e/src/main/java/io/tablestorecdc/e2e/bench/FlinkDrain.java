@@ -5,15 +5,20 @@ import io.tablestorecdc.emulator.TablestoreEmulator;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 import org.apache.flink.util.Collector;
@@ -37,19 +42,49 @@ final class FlinkDrain {
     }
 
     Measurement drain(String table, String tunnel, long expected) throws Exception {
+        return run(
+                "flink",
+                env ->
+                        env.fromSource(
+                                source(emulator, table, tunnel),
+                                WatermarkStrategy.noWatermarks(),
+                                "changes"),
+                expected);
+    }
+
+    /**
+     * The engine's own ceiling: the same job shape over a bounded in-memory source of the same keys
+     * (a parallel number sequence mapped to an array, parallelism 2), into the same sink.
+     */
+    Measurement drainInMemory(List<String> keys) throws Exception {
+        InMemoryKeys.KEYS = keys.toArray(String[]::new);
+        return run(
+                "flink-memory",
+                env ->
+                        env.fromSource(
+                                new DataGeneratorSource<>(
+                                        new InMemoryKeys(), keys.size(), Types.STRING),
+                                WatermarkStrategy.noWatermarks(),
+                                "in-memory keys"),
+                keys.size());
+    }
+
+    private Measurement run(
+            String consumer,
+            Function<StreamExecutionEnvironment, DataStream<String>> source,
+            long expected)
+            throws Exception {
         SEEN.set(0);
         FIRST_NANOS.set(0);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
-        env.fromSource(source(table, tunnel), WatermarkStrategy.noWatermarks(), "changes")
-                .addSink(new CountingSink())
-                .name("counting sink");
+        source.apply(env).addSink(new CountingSink()).name("counting sink");
         long start = System.nanoTime();
-        JobClient job = env.executeAsync("tablestore-cdc bench " + tunnel);
+        JobClient job = env.executeAsync("tablestore-cdc bench " + consumer);
         try {
             awaitCount(expected, start);
             long end = System.nanoTime();
-            return new Measurement("flink", SEEN.get(), end - start, end - FIRST_NANOS.get());
+            return new Measurement(consumer, SEEN.get(), end - start, end - FIRST_NANOS.get());
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
             job.getJobExecutionResult().handle((r, e) -> null).get(60, TimeUnit.SECONDS);
@@ -74,7 +109,9 @@ final class FlinkDrain {
         return conf;
     }
 
-    private TablestoreCdcSource<String> source(String table, String tunnel) {
+    /** The source every Flink part reads with: a stream tunnel, keys only. */
+    static TablestoreCdcSource<String> source(
+            TablestoreEmulator emulator, String table, String tunnel) {
         return TablestoreCdcSource.<String>builder()
                 .setEndpoint(emulator.endpoint())
                 .setInstanceName(emulator.instanceName())
@@ -98,6 +135,17 @@ final class FlinkDrain {
         @Override
         public TypeInformation<String> getProducedType() {
             return Types.STRING;
+        }
+    }
+
+    /** Element i of the in-memory keys (the job runs in this JVM's mini cluster). */
+    private static final class InMemoryKeys implements GeneratorFunction<Long, String> {
+        private static final long serialVersionUID = 1L;
+        private static volatile String[] KEYS = new String[0];
+
+        @Override
+        public String map(Long index) {
+            return KEYS[index.intValue()];
         }
     }
 

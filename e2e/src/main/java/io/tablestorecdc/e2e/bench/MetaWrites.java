@@ -1,5 +1,8 @@
 package io.tablestorecdc.e2e.bench;
 
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import io.tablestorecdc.emulator.table.RowChange;
@@ -23,6 +26,23 @@ final class MetaWrites implements TableAccess.TableListener {
 
     long deleted() {
         return deleted.get();
+    }
+
+    /** Rows the meta table holds now (0 before it exists): what purging leaves behind. */
+    long liveRows(TableAccess tables) {
+        return tables.tableMeta(metaTable)
+                .map(
+                        meta -> {
+                            PrimaryKeyBuilder min = PrimaryKeyBuilder.createPrimaryKeyBuilder();
+                            PrimaryKeyBuilder max = PrimaryKeyBuilder.createPrimaryKeyBuilder();
+                            for (PrimaryKeySchema column : meta.getPrimaryKeyList()) {
+                                min.addPrimaryKeyColumn(column.getName(), PrimaryKeyValue.INF_MIN);
+                                max.addPrimaryKeyColumn(column.getName(), PrimaryKeyValue.INF_MAX);
+                            }
+                            return (long)
+                                    tables.snapshot(metaTable, min.build(), max.build()).size();
+                        })
+                .orElse(0L);
     }
 
     @Override

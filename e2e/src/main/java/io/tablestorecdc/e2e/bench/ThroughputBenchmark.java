@@ -11,29 +11,35 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Read throughput of the Spark and Flink sources against the raw SDK readRecords loop, measured
- * side by side in one JVM on the same backlog (16 partitions of the embedded emulator), so that the
- * ratios mean something on a shared, noisy machine; then the Spark driver's time per micro-batch
- * for 1, 16 and 64 channels and an idle stream's cost per trigger (docs/benchmarks.md).
+ * The benchmark (docs/benchmarks.md), in selectable parts, all in one JVM on an embedded emulator:
+ * read throughput of the Spark and Flink sources against the raw SDK readRecords loop and against
+ * each engine over an in-memory source of the same rows; the per-batch (Spark) and per-checkpoint
+ * (Flink) overhead for growing channel counts and an idle stream; latency under a steady write
+ * load; a reader's peak heap for two backlogs. Ratios are measured side by side so that they mean
+ * something on a shared, noisy machine.
  *
- * <p>Usage: {@code ThroughputBenchmark [rows] [runs] [rawThreads]} (defaults 200000, 3, 2). Writes
- * {@code target/bench/throughput.json} and prints a table.
+ * <p>Usage: {@code ThroughputBenchmark [key=value ...]} (see {@link BenchSettings}). Writes {@code
+ * throughput.json} and PNG charts to {@code target/bench} and prints tables.
  */
 public final class ThroughputBenchmark {
 
-    private static final int PARTITIONS = 16;
-    private static final int IDLE_TRIGGERS = 50;
+    static final int PARTITIONS = 16;
 
     private final TablestoreEmulator emulator;
+    private final BenchSettings settings;
     private final SyncClient sync;
     private final TunnelClient tunnels;
+    private final Map<String, Object> report = new LinkedHashMap<>();
+    private final ChartData charts = new ChartData();
+    private SparkSession spark;
 
-    private ThroughputBenchmark(TablestoreEmulator emulator) {
+    private ThroughputBenchmark(TablestoreEmulator emulator, BenchSettings settings) {
         this.emulator = emulator;
+        this.settings = settings;
         this.sync =
                 new SyncClient(
                         emulator.endpoint(),
@@ -49,256 +55,180 @@ public final class ThroughputBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
-        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        int rawThreads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+        BenchSettings settings = BenchSettings.parse(args);
         try (TablestoreEmulator emulator = TablestoreEmulator.builder().build().start()) {
-            ThroughputBenchmark bench = new ThroughputBenchmark(emulator);
-            SparkSession spark = SparkDrain.session();
+            ThroughputBenchmark bench = new ThroughputBenchmark(emulator, settings);
             try {
-                bench.run(spark, rows, runs, rawThreads);
+                bench.run();
             } finally {
-                spark.stop();
-                bench.tunnels.shutdown();
-                bench.sync.shutdown();
+                bench.close();
             }
         }
         System.exit(0); // Flink and Spark leave non-daemon threads behind
     }
 
-    private void run(SparkSession spark, int rows, int runs, int rawThreads) throws Exception {
+    private void run() throws Exception {
+        long start = System.nanoTime();
         say(
-                "ThroughputBenchmark: %d rows, %d partitions, %d run(s), raw threads %d, %d CPUs,"
-                        + " java %s",
-                rows,
-                PARTITIONS,
-                runs,
-                rawThreads,
+                "ThroughputBenchmark: parts %s, %d CPUs, java %s",
+                settings.parts(),
                 Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"));
-        BenchTable table = new BenchTable(emulator, sync, tunnels, "bench16");
-        table.create(PARTITIONS, rows);
-        String rawTunnel = table.createStreamTunnel("raw");
-        for (int r = -1; r < runs; r++) { // run -1 is the unreported JIT warm-up
-            table.createStreamTunnel("spark-" + r);
-            table.createStreamTunnel("flink-" + r);
+        report.put("date", Instant.now().toString());
+        report.put("cpus", Runtime.getRuntime().availableProcessors());
+        report.put("java", System.getProperty("java.version"));
+        report.put("parts", List.copyOf(settings.parts()));
+        if (settings.runs("throughput") || settings.runs("ceilings")) {
+            new ThroughputPart(this).run();
         }
-        say("wrote %d rows in %.1f s", rows, table.write(rows));
-        Map<String, List<Measurement>> results =
-                measure(spark, table, rows, runs, rawTunnel, rawThreads);
-        Map<String, Measurement> medians = medians(results);
-        printTable(medians);
-        String overhead = overhead(spark);
-        writeJson(rows, runs, rawThreads, results, medians, overhead);
+        if (settings.runs("overhead")) {
+            new OverheadPart(this).run();
+        }
+        if (settings.runs("latency")) {
+            latency();
+        }
+        if (settings.runs("memory")) {
+            memory();
+        }
+        report.put("elapsedSeconds", (System.nanoTime() - start) / 1e9);
+        writeResults();
+        say("%nall parts took %.0f s", (System.nanoTime() - start) / 1e9);
     }
 
-    /** Part 2: Spark driver time per batch for 1, 16, 64 channels, then an idle stream. */
-    private String overhead(SparkSession spark) throws Exception {
-        MetaWrites meta = new MetaWrites("tablestore_cdc_meta");
-        emulator.tables().addListener(meta);
-        SparkDrain drain = new SparkDrain(spark, emulator);
-        BatchOverhead overhead = new BatchOverhead(spark, drain, meta);
-        List<String> json = new ArrayList<>();
-        say("%nSpark per-batch driver time (median ms over batches with data):");
-        for (int channels : new int[] {1, 16, 64}) {
-            BenchTable table = new BenchTable(emulator, sync, tunnels, "overhead" + channels);
-            BatchOverhead.Figures f = overhead.measure(table, channels);
+    private void latency() throws Exception {
+        LatencyUnderLoad load =
+                new LatencyUnderLoad(
+                        emulator, sync, tunnels, settings.latencyRate(), settings.latencySeconds());
+        say(
+                "%nLatency, PutRow acknowledged to sink, %d rows/s for %d s, 16 channels:",
+                settings.latencyRate(), settings.latencySeconds());
+        List<LatencyUnderLoad.Figures> figures = List.of(load.spark(spark()), load.flink());
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (LatencyUnderLoad.Figures f : figures) {
             say(
-                    "  %4d channels, %d batches: %s; meta rows written per batch %.1f",
-                    channels,
-                    f.batches(),
-                    BatchOverhead.format(f.medianMs()),
-                    f.metaRowsPerBatch());
-            json.add(
-                    String.format(
-                            Locale.ROOT,
-                            "{\"channels\": %d, \"batches\": %d, \"medianMs\": %s,"
-                                    + " \"metaRowsWrittenPerBatch\": %.1f}",
-                            channels,
-                            f.batches(),
-                            jsonMap(f.medianMs()),
-                            f.metaRowsPerBatch()));
+                    "  %-5s %d rows at %.0f rows/s: p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms",
+                    f.engine(),
+                    f.rows(),
+                    f.achievedRate(),
+                    f.p50Ms(),
+                    f.p90Ms(),
+                    f.p99Ms(),
+                    f.maxMs());
+            json.add(record(f));
         }
-        BatchOverhead.Idle idle = overhead.idle("overhead16", "overhead", 16, IDLE_TRIGGERS);
-        say(
-                "Idle stream, 16 channels, %d triggers: meta rows added %d; per trigger %s",
-                idle.triggers(), idle.metaRowsAdded(), BatchOverhead.format(idle.medianMs()));
-        String idleJson =
-                String.format(
-                        Locale.ROOT,
-                        "{\"channels\": %d, \"triggers\": %d, \"metaRowsAdded\": %d,"
-                                + " \"medianMsPerTrigger\": %s}",
-                        idle.channels(),
-                        idle.triggers(),
-                        idle.metaRowsAdded(),
-                        jsonMap(idle.medianMs()));
-        return "  \"sparkBatchOverhead\": [\n    "
-                + String.join(",\n    ", json)
-                + "\n  ],\n  \"sparkIdle\": "
-                + idleJson
-                + "\n";
+        charts.latency = figures;
+        Map<String, Object> part = new LinkedHashMap<>();
+        part.put("sparkTriggerMs", LatencyUnderLoad.TRIGGER_MS);
+        part.put("measuredAt", "spark: foreach writer in the task; flink: sink invoke (at emit)");
+        part.put("engines", json);
+        report.put("latency", part);
     }
 
-    private static String jsonMap(Map<String, Long> ms) {
-        return ms.entrySet().stream()
-                .map(e -> "\"" + e.getKey() + "\": " + e.getValue())
-                .collect(Collectors.joining(", ", "{", "}"));
-    }
-
-    private Map<String, List<Measurement>> measure(
-            SparkSession spark,
-            BenchTable table,
-            int rows,
-            int runs,
-            String rawTunnel,
-            int rawThreads)
-            throws Exception {
-        RawReadLoop raw = new RawReadLoop(tunnels, rawThreads, "raw");
-        // Twice the threads: whether the loop above is bound by its thread count (the engines
-        // overlap reading and processing in more threads than their parallelism).
-        RawReadLoop rawWide =
-                new RawReadLoop(tunnels, rawThreads * 2, "raw-" + rawThreads * 2 + "t");
-        SparkDrain sparkDrain = new SparkDrain(spark, emulator);
-        FlinkDrain flinkDrain = new FlinkDrain(emulator);
-        // One unreported run of each first, so that JIT compilation does not land in run 0.
-        say("warm-up: %s", describe(raw.drain(rawTunnel)));
-        say("warm-up: %s", describe(rawWide.drain(rawTunnel)));
+    private void memory() throws Exception {
         say(
-                "warm-up: %s",
-                describe(sparkDrain.drain(table.name(), "spark--1", Map.of()).measurement()));
-        say("warm-up: %s", describe(flinkDrain.drain(table.name(), "flink--1", rows)));
-        Map<String, List<Measurement>> results = new LinkedHashMap<>();
-        for (int r = 0; r < runs; r++) {
-            add(results, raw.drain(rawTunnel), rows);
-            add(results, rawWide.drain(rawTunnel), rows);
-            SparkDrain.Result sparkRun = sparkDrain.drain(table.name(), "spark-" + r, Map.of());
-            add(results, sparkRun.measurement(), rows);
-            // Where a Spark run's time goes: each batch's phases (ms).
-            sparkRun.progress()
-                    .forEach(
-                            p ->
-                                    say(
-                                            "        batch %d: %d rows, %s",
-                                            p.batchId(),
-                                            p.numInputRows(),
-                                            BatchOverhead.format(
-                                                    BatchOverhead.medians(List.of(p)))));
-            add(results, flinkDrain.drain(table.name(), "flink-" + r, rows), rows);
+                "%nReader heap, one channel of %d KB rows, reader JVM -Xmx%s:",
+                settings.memoryRowKb(), settings.memoryXmx());
+        List<ReaderMemory.Figures> figures =
+                new ReaderMemory(emulator, sync, tunnels)
+                        .measure(
+                                settings.memoryBacklogs(),
+                                settings.memoryRowKb(),
+                                settings.memoryXmx());
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (ReaderMemory.Figures f : figures) {
+            say(
+                    "  backlog %5d rows (%4.0f MB), pages of %d records: live heap %.1f MB at"
+                            + " start, peak %.1f MB (reader +%.1f MB); largest heap before a GC"
+                            + " %.1f MB of %.0f MB",
+                    f.backlogRows(),
+                    f.backlogMb(),
+                    f.pageRecords(),
+                    mb(f.baselineBytes()),
+                    mb(f.peakLiveBytes()),
+                    f.readerMb(),
+                    mb(f.peakBeforeGcBytes()),
+                    mb(f.maxHeapBytes()));
+            Map<String, Object> row = record(f);
+            row.put("backlogMb", f.backlogMb());
+            row.put("readerMb", f.readerMb());
+            json.add(row);
         }
-        return results;
+        charts.memory = figures;
+        report.put("readerMemory", json);
     }
 
-    private static void add(Map<String, List<Measurement>> results, Measurement m, int rows) {
-        say("  %s", describe(m));
-        if (m.records() != rows) {
-            throw new IllegalStateException(
-                    m.consumer() + " read " + m.records() + " records, expected " + rows);
+    private void writeResults() throws Exception {
+        Path dir = settings.out();
+        Files.createDirectories(dir);
+        Path json = dir.resolve("throughput.json");
+        Files.writeString(json, JsonText.render(report));
+        say("%nwrote %s", json.toAbsolutePath());
+        for (Path png : charts.draw(dir)) {
+            say("wrote %s", png.toAbsolutePath());
         }
-        results.computeIfAbsent(m.consumer(), k -> new ArrayList<>()).add(m);
     }
 
-    private static String describe(Measurement m) {
-        return String.format(
-                Locale.ROOT,
-                "%-5s %d records in %.2f s = %.0f rec/s (steady %.0f rec/s)",
-                m.consumer(),
-                m.records(),
-                m.nanos() / 1e9,
-                m.recordsPerSecond(),
-                m.steadyRecordsPerSecond());
+    private void close() {
+        if (spark != null) {
+            spark.stop();
+        }
+        tunnels.shutdown();
+        sync.shutdown();
     }
 
-    /** The run with the median whole-run rate, per consumer. */
-    private static Map<String, Measurement> medians(Map<String, List<Measurement>> results) {
-        Map<String, Measurement> medians = new LinkedHashMap<>();
-        results.forEach(
-                (consumer, runs) -> {
-                    Measurement[] sorted =
-                            runs.stream()
-                                    .sorted(
-                                            (a, b) ->
-                                                    Double.compare(
-                                                            a.recordsPerSecond(),
-                                                            b.recordsPerSecond()))
-                                    .toArray(Measurement[]::new);
-                    medians.put(consumer, sorted[sorted.length / 2]);
-                });
-        return medians;
+    // ---- what the parts share ------------------------------------------------------------------
+
+    TablestoreEmulator emulator() {
+        return emulator;
     }
 
-    private static void printTable(Map<String, Measurement> medians) {
-        Measurement raw = medians.get("raw");
-        say(
-                "%n%-8s %14s %16s %12s %14s",
-                "consumer", "rec/s (whole)", "rec/s (steady)", "ratio/raw", "steady ratio");
-        medians.values()
-                .forEach(
-                        m ->
-                                say(
-                                        "%-8s %14.0f %16.0f %12.2f %14.2f",
-                                        m.consumer(),
-                                        m.recordsPerSecond(),
-                                        m.steadyRecordsPerSecond(),
-                                        m.recordsPerSecond() / raw.recordsPerSecond(),
-                                        m.steadyRecordsPerSecond() / raw.recordsPerSecond()));
+    BenchSettings settings() {
+        return settings;
     }
 
-    private static void writeJson(
-            int rows,
-            int runs,
-            int rawThreads,
-            Map<String, List<Measurement>> results,
-            Map<String, Measurement> medians,
-            String overhead)
-            throws Exception {
-        double raw = medians.get("raw").recordsPerSecond();
-        StringBuilder json = new StringBuilder();
-        json.append("{\n  \"date\": \"").append(Instant.now()).append("\",\n");
-        json.append(
-                String.format(
-                        Locale.ROOT,
-                        "  \"rows\": %d, \"partitions\": %d, \"runs\": %d, \"rawThreads\": %d, \"cpus\": %d,%n",
-                        rows,
-                        PARTITIONS,
-                        runs,
-                        rawThreads,
-                        Runtime.getRuntime().availableProcessors()));
-        json.append("  \"throughput\": {\n");
-        json.append(
-                medians.values().stream()
-                        .map(m -> consumerJson(m, results.get(m.consumer()), raw))
-                        .collect(Collectors.joining(",\n")));
-        json.append("\n  },\n").append(overhead).append("}\n");
-        Path out = Path.of("target", "bench", "throughput.json");
-        Files.createDirectories(out.getParent());
-        Files.writeString(out, json.toString());
-        say("%nwrote %s", out.toAbsolutePath());
+    BenchTable table(String name) {
+        return new BenchTable(emulator, sync, tunnels, name);
     }
 
-    private static String consumerJson(Measurement median, List<Measurement> runs, double raw) {
-        String all =
-                runs.stream()
-                        .map(m -> String.format(Locale.ROOT, "%.0f", m.recordsPerSecond()))
-                        .collect(Collectors.joining(", "));
-        String steady =
-                runs.stream()
-                        .map(m -> String.format(Locale.ROOT, "%.0f", m.steadyRecordsPerSecond()))
-                        .collect(Collectors.joining(", "));
-        return String.format(
-                Locale.ROOT,
-                "    \"%s\": {\"medianRecordsPerSecond\": %.0f, \"medianSteadyRecordsPerSecond\": %.0f,"
-                        + " \"ratioToRaw\": %.3f, \"steadyRatioToRaw\": %.3f,"
-                        + " \"runsRecordsPerSecond\": [%s], \"runsSteadyRecordsPerSecond\": [%s]}",
-                median.consumer(),
-                median.recordsPerSecond(),
-                median.steadyRecordsPerSecond(),
-                median.recordsPerSecond() / raw,
-                median.steadyRecordsPerSecond() / raw,
-                all,
-                steady);
+    TunnelClient tunnels() {
+        return tunnels;
     }
 
-    private static void say(String format, Object... args) {
+    /** The Spark session, started the first time a part needs it. */
+    SparkSession spark() {
+        if (spark == null) {
+            spark = SparkDrain.session();
+        }
+        return spark;
+    }
+
+    void report(String key, Object value) {
+        report.put(key, value);
+    }
+
+    ChartData charts() {
+        return charts;
+    }
+
+    /** A record's components as a JSON object (field order kept). */
+    static Map<String, Object> record(Record r) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (var c : r.getClass().getRecordComponents()) {
+            try {
+                Object value = c.getAccessor().invoke(r);
+                map.put(c.getName(), value instanceof Optional<?> o ? o.orElse(null) : value);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return map;
+    }
+
+    static double mb(long bytes) {
+        return bytes / (double) (1 << 20);
+    }
+
+    static void say(String format, Object... args) {
         System.out.println(String.format(Locale.ROOT, format, args));
     }
 }

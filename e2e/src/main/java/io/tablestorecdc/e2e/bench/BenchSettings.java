@@ -1,0 +1,128 @@
+package io.tablestorecdc.e2e.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one benchmark run measures and how big: {@code key=value} arguments (docs/benchmarks.md), or
+ * the older positional {@code rows runs rawThreads}.
+ *
+ * @param parts the parts to run, in the fixed order of {@link #ALL_PARTS}
+ * @param rows rows of the throughput backlog
+ * @param runs reported runs per throughput consumer (after one warm-up)
+ * @param rawThreads threads of the raw SDK loop
+ * @param channels channel counts of the overhead part
+ * @param idleTriggers idle triggers (Spark) of the overhead part
+ * @param latencyRate rows per second written in the latency part
+ * @param latencySeconds seconds of steady writes per engine in the latency part
+ * @param memoryBacklogs backlog sizes (rows) of the memory part
+ * @param memoryRowKb attribute size (KB) of the memory part's rows
+ * @param memoryXmx -Xmx of the memory part's reader JVM
+ * @param out where the JSON file and charts go
+ */
+record BenchSettings(
+        Set<String> parts,
+        int rows,
+        int runs,
+        int rawThreads,
+        List<Integer> channels,
+        int idleTriggers,
+        int latencyRate,
+        int latencySeconds,
+        List<Integer> memoryBacklogs,
+        int memoryRowKb,
+        String memoryXmx,
+        Path out) {
+
+    static final List<String> ALL_PARTS =
+            List.of("throughput", "ceilings", "overhead", "latency", "memory");
+
+    private static final Map<String, String> DEFAULTS =
+            Map.ofEntries(
+                    Map.entry("parts", String.join(",", ALL_PARTS)),
+                    Map.entry("rows", "200000"),
+                    Map.entry("runs", "3"),
+                    Map.entry("rawThreads", "2"),
+                    Map.entry("channels", "1,16,256,1024"),
+                    Map.entry("idleTriggers", "200"),
+                    Map.entry("latencyRate", "200"),
+                    Map.entry("latencySeconds", "20"),
+                    Map.entry("memoryBacklogs", "250,1000"),
+                    Map.entry("memoryRowKb", "100"),
+                    Map.entry("memoryXmx", "96m"),
+                    Map.entry("out", "target/bench"));
+
+    private static final List<String> POSITIONAL = List.of("rows", "runs", "rawThreads");
+
+    static BenchSettings parse(String... args) {
+        Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+        int position = 0;
+        for (String arg : args) {
+            if (arg.isBlank()) {
+                continue;
+            }
+            int eq = arg.indexOf('=');
+            if (eq < 0 && position < POSITIONAL.size()) {
+                values.put(POSITIONAL.get(position++), arg);
+            } else if (eq > 0 && DEFAULTS.containsKey(arg.substring(0, eq))) {
+                values.put(arg.substring(0, eq), arg.substring(eq + 1));
+            } else {
+                throw new IllegalArgumentException(
+                        "Unknown benchmark argument '"
+                                + arg
+                                + "': use key=value with a key of "
+                                + DEFAULTS.keySet()
+                                + " (docs/benchmarks.md)");
+            }
+        }
+        return of(values);
+    }
+
+    private static BenchSettings of(Map<String, String> v) {
+        return new BenchSettings(
+                parts(v.get("parts")),
+                Integer.parseInt(v.get("rows")),
+                Integer.parseInt(v.get("runs")),
+                Integer.parseInt(v.get("rawThreads")),
+                ints(v.get("channels")),
+                Integer.parseInt(v.get("idleTriggers")),
+                Integer.parseInt(v.get("latencyRate")),
+                Integer.parseInt(v.get("latencySeconds")),
+                ints(v.get("memoryBacklogs")),
+                Integer.parseInt(v.get("memoryRowKb")),
+                v.get("memoryXmx"),
+                Path.of(v.get("out")));
+    }
+
+    private static Set<String> parts(String text) {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String part : text.toLowerCase(Locale.ROOT).split(",")) {
+            String p = part.trim();
+            if (p.equals("all")) {
+                wanted.addAll(ALL_PARTS);
+            } else if (ALL_PARTS.contains(p)) {
+                wanted.add(p);
+            } else if (!p.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "Unknown benchmark part '" + p + "': choose from " + ALL_PARTS + " or all");
+            }
+        }
+        Set<String> ordered = new LinkedHashSet<>(ALL_PARTS);
+        ordered.retainAll(wanted);
+        return ordered;
+    }
+
+    private static List<Integer> ints(String text) {
+        return Arrays.stream(text.split(",")).map(String::trim).map(Integer::valueOf).toList();
+    }
+
+    boolean runs(String part) {
+        return parts.contains(part);
+    }
+}

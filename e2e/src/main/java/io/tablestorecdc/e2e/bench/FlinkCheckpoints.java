@@ -1,0 +1,196 @@
+package io.tablestorecdc.e2e.bench;
+
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.SinkFunction;
+
+/**
+ * The Flink source's cost per checkpoint and how it grows with channels: a job (parallelism 2, a
+ * checkpoint every second, the meta table on) drains a tunnel, then idles for a few checkpoints
+ * (counted after three more to let the last positions settle). Per completed checkpoint: meta-table
+ * requests and rows written, tunnel checkpoint requests, and the checkpoint's time as the sink sees
+ * it (barrier at the sink to completion).
+ */
+final class FlinkCheckpoints {
+
+    private static final int PARALLELISM = 2;
+    private static final int IDLE_CHECKPOINTS = 5;
+    // Checkpoints after the drain before idleness is counted: the last positions still move
+    // through the readers' reports and the enumerator's asynchronous meta write.
+    private static final int SETTLE_CHECKPOINTS = 3;
+    // The job runs in this JVM's mini cluster, so the sink reports through statics.
+    private static final AtomicLong SEEN = new AtomicLong();
+    private static final Map<Long, Long> BARRIER_NANOS = new ConcurrentHashMap<>();
+    private static final Map<Long, Long> COMPLETE_NANOS = new ConcurrentHashMap<>();
+    private static final Map<Long, Mark> MARKS = new ConcurrentHashMap<>();
+    private static volatile FlinkCheckpoints current;
+
+    private final TablestoreEmulator emulator;
+    private final MetaWrites meta;
+
+    FlinkCheckpoints(TablestoreEmulator emulator, MetaWrites meta) {
+        this.emulator = emulator;
+        this.meta = meta;
+    }
+
+    /** Counters when a checkpoint completed (first subtask to hear of it). */
+    private record Mark(RequestCounts requests, long metaWritten, long seen) {}
+
+    /** Per checkpoint while reading (until the first checkpoint after the last record) and idle. */
+    record Figures(
+            int channels,
+            int activeCheckpoints,
+            double metaRequestsPerCheckpoint,
+            double metaRowsPerCheckpoint,
+            double tunnelCheckpointsPerCheckpoint,
+            long medianCheckpointMs,
+            double idleMetaRequestsPerCheckpoint,
+            double idleMetaRowsPerCheckpoint) {}
+
+    Figures measure(String table, String tunnel, int channels, long expected) throws Exception {
+        SEEN.set(0);
+        BARRIER_NANOS.clear();
+        COMPLETE_NANOS.clear();
+        MARKS.clear();
+        current = this;
+        Mark start = mark();
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
+        env.fromSource(
+                        FlinkDrain.source(emulator, table, tunnel),
+                        WatermarkStrategy.noWatermarks(),
+                        "changes")
+                .addSink(new CheckpointSink())
+                .name("checkpoint sink");
+        JobClient job = env.executeAsync("tablestore-cdc bench checkpoints " + tunnel);
+        try {
+            long drainedAt = awaitDrainedCheckpoint(expected);
+            long settledAt = awaitCheckpoint(drainedAt + SETTLE_CHECKPOINTS);
+            long endAt = awaitCheckpoint(settledAt + IDLE_CHECKPOINTS);
+            return figures(channels, start, drainedAt, settledAt, endAt);
+        } finally {
+            job.cancel().get(60, TimeUnit.SECONDS);
+            job.getJobExecutionResult().handle((r, e) -> null).get(60, TimeUnit.SECONDS);
+            current = null;
+        }
+    }
+
+    private Figures figures(int channels, Mark start, long drainedAt, long settledAt, long endAt) {
+        long first = MARKS.keySet().stream().mapToLong(Long::longValue).min().orElseThrow();
+        Mark drained = MARKS.get(drainedAt);
+        Mark settled = MARKS.get(settledAt);
+        Mark end = MARKS.get(endAt);
+        int idleCheckpoints = (int) (endAt - settledAt);
+        long active = drainedAt - first + 1;
+        List<Long> durations = new ArrayList<>();
+        COMPLETE_NANOS.forEach(
+                (id, done) -> {
+                    Long barrier = BARRIER_NANOS.get(id);
+                    if (barrier != null && id <= drainedAt) {
+                        durations.add((done - barrier) / 1_000_000);
+                    }
+                });
+        durations.sort(null);
+        RequestCounts reading = drained.requests().minus(start.requests());
+        RequestCounts idle = end.requests().minus(settled.requests());
+        return new Figures(
+                channels,
+                (int) active,
+                reading.table() / (double) active,
+                (drained.metaWritten() - start.metaWritten()) / (double) active,
+                reading.get("tunnel/checkpoint") / (double) active,
+                durations.isEmpty() ? -1 : durations.get(durations.size() / 2),
+                idle.table() / (double) idleCheckpoints,
+                (end.metaWritten() - settled.metaWritten()) / (double) idleCheckpoints);
+    }
+
+    private Mark mark() {
+        return new Mark(RequestCounts.of(emulator.server()), meta.written(), SEEN.get());
+    }
+
+    /** The id of the first checkpoint completed after every expected record reached the sink. */
+    private static long awaitDrainedCheckpoint(long expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            long found =
+                    MARKS.entrySet().stream()
+                            .filter(e -> e.getValue().seen() >= expected)
+                            .mapToLong(Map.Entry::getKey)
+                            .min()
+                            .orElse(-1);
+            if (found >= 0) {
+                return found;
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException(
+                "Flink saw " + SEEN.get() + " of " + expected + " records in 5 minutes");
+    }
+
+    /**
+     * Waits for the first completed checkpoint with an id of at least {@code id} (ids may skip).
+     */
+    private static long awaitCheckpoint(long id) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            Optional<Long> done = MARKS.keySet().stream().filter(k -> k >= id).min(Long::compare);
+            if (done.isPresent()) {
+                return done.get();
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("Checkpoint " + id + " not complete in 2 minutes");
+    }
+
+    private static Configuration configuration() {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        return conf;
+    }
+
+    /** Counts records and notes when each checkpoint's barrier arrived and when it completed. */
+    private static final class CheckpointSink
+            implements SinkFunction<String>, CheckpointedFunction, CheckpointListener {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void invoke(String value, Context context) {
+            SEEN.incrementAndGet();
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) {
+            BARRIER_NANOS.putIfAbsent(context.getCheckpointId(), System.nanoTime());
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {}
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            COMPLETE_NANOS.putIfAbsent(checkpointId, System.nanoTime());
+            FlinkCheckpoints bench = current;
+            if (bench != null) {
+                MARKS.computeIfAbsent(checkpointId, id -> bench.mark());
+            }
+        }
+    }
+}

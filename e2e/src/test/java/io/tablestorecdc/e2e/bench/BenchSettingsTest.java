@@ -1,0 +1,50 @@
+package io.tablestorecdc.e2e.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchSettingsTest {
+
+    @Test
+    void defaultsRunEveryPartAtFullSize() {
+        BenchSettings s = BenchSettings.parse();
+
+        assertThat(s.parts()).containsExactlyElementsOf(BenchSettings.ALL_PARTS);
+        assertThat(s.rows()).isEqualTo(200_000);
+        assertThat(s.channels()).containsExactly(1, 16, 256, 1024);
+        assertThat(s.idleTriggers()).isEqualTo(200);
+    }
+
+    @Test
+    void keyValueArgumentsSelectPartsInTheirFixedOrder() {
+        BenchSettings s =
+                BenchSettings.parse("parts=memory,overhead", "channels=1,16", "idleTriggers=20");
+
+        assertThat(s.parts()).containsExactly("overhead", "memory");
+        assertThat(s.runs("throughput")).isFalse();
+        assertThat(s.channels()).containsExactly(1, 16);
+        assertThat(s.idleTriggers()).isEqualTo(20);
+    }
+
+    @Test
+    void positionalArgumentsKeepTheirOldMeaning() {
+        BenchSettings s = BenchSettings.parse("50000", "1", "4");
+
+        assertThat(List.of(s.rows(), s.runs(), s.rawThreads())).containsExactly(50_000, 1, 4);
+    }
+
+    @Test
+    void unknownKeysAndPartsAreRejectedWithTheChoices() {
+        assertThatThrownBy(() -> BenchSettings.parse("rowz=5"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rowz=5")
+                .hasMessageContaining("rows");
+        assertThatThrownBy(() -> BenchSettings.parse("parts=speed"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'speed'")
+                .hasMessageContaining("latency");
+    }
+}
