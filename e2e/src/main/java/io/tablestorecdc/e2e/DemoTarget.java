@@ -17,8 +17,9 @@ public record DemoTarget(
         String endpoint, String instanceName, String accessKeyId, String accessKeySecret)
         implements Serializable {
 
+    /** A client whose row writes are retried after a connection failure (all are upserts). */
     public SyncClient syncClient() {
-        return new SyncClient(endpoint, accessKeyId, accessKeySecret, instanceName);
+        return IdempotentWriteRetry.syncClient(this);
     }
 
     public TunnelClient tunnelClient() {
