@@ -148,25 +148,20 @@ final class BatchPlanner {
     }
 
     /**
-     * A lower bound of what reading the channel now would deliver (0: nothing, not even its end). A
-     * channel that filled its cap in the last batch has an unknown, large backlog; any other is
-     * probed with one read whose records are dropped (a tunnel has no cheaper "is there more"
-     * call), unless it was idle at its last probe and its backoff has not passed ({@link
-     * IdleProbes}). Probes run in parallel on the connection's probe threads.
+     * A lower bound of what reading the channel now would deliver (0: nothing, not even its end),
+     * probing the channel only when {@link ProbeDecision} asks for it. A channel read without a
+     * probe has an unknown, possibly large backlog. Probes run in parallel on the connection's
+     * probe threads.
      */
     private CompletableFuture<ChannelBacklog> backlog(
             TablestoreOffset start, ChannelCheckpoint entry) {
-        Long lastCap = start.read().get(entry.channelId());
-        if (lastCap != null
-                && lastCap != TablestoreOffset.UNCAPPED
-                && entry.batchRecords() >= lastCap) {
-            return CompletableFuture.completedFuture(
-                    new ChannelBacklog(entry, ChannelBacklog.LARGE));
-        }
-        if (!idleProbes.due(entry.channelId())) {
-            return CompletableFuture.completedFuture(new ChannelBacklog(entry, 0));
-        }
-        return CompletableFuture.supplyAsync(() -> probe(entry), connection.probes());
+        return switch (ProbeDecision.of(start, entry, idleProbes)) {
+            case READ ->
+                    CompletableFuture.completedFuture(
+                            new ChannelBacklog(entry, ChannelBacklog.LARGE));
+            case WAIT -> CompletableFuture.completedFuture(new ChannelBacklog(entry, 0));
+            case PROBE -> CompletableFuture.supplyAsync(() -> probe(entry), connection.probes());
+        };
     }
 
     private ChannelBacklog probe(ChannelCheckpoint entry) {

@@ -229,8 +229,7 @@ final class ChangeRowConverter {
 
     private void fillMetadata(ChangeRecord record, Object[] values) {
         values[metadataBase] = UTF8String.fromString(record.action().name());
-        long micros = record.commitTimestampMicros();
-        values[metadataBase + 1] = micros == 0 ? null : micros;
+        values[metadataBase + 1] = commitTime(record);
         values[metadataBase + 2] = UTF8String.fromString(record.channelId());
         SequenceInfo seq = record.sequence();
         values[metadataBase + 3] =
@@ -239,6 +238,16 @@ final class ChangeRowConverter {
         Map<String, String> ops = new LinkedHashMap<>();
         record.columns().forEach(c -> ops.put(c.name(), c.operation().name()));
         values[metadataBase + 4] = stringMap(ops);
+    }
+
+    /**
+     * A base-data record is a row of the table's snapshot, not a change: the server sends it
+     * without sequence info, so it has no commit time and {@value OutputSchema#COMMIT_TS} is null
+     * (docs/spark.md says so). Stream records always carry one.
+     */
+    private static Long commitTime(ChangeRecord record) {
+        long micros = record.commitTimestampMicros();
+        return micros == 0 ? null : micros;
     }
 
     private static ArrayBasedMapData stringMap(Map<String, String> map) {

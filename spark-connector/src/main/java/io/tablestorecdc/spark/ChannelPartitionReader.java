@@ -8,9 +8,6 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
 import io.tablestorecdc.checkpoint.read.ChannelReadLimit;
-import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
-import io.tablestorecdc.checkpoint.tunnel.TunnelMetrics;
-import io.tablestorecdc.checkpoint.tunnel.TunnelRetryPolicy;
 import java.util.Optional;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -26,73 +23,97 @@ import org.slf4j.LoggerFactory;
  * records (invariant 1). Otherwise it reads up to its limit and fills the entry conditionally; a
  * different entry written meanwhile by another attempt fails this task (invariant 2), and Spark's
  * retry then replays.
+ *
+ * <p>The SDK clients are borrowed from this JVM's {@link ExecutorClients} and given back at {@link
+ * #close()}, never shut down here.
  */
 final class ChannelPartitionReader implements PartitionReader<InternalRow> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelPartitionReader.class);
 
     private final ChannelInputPartition partition;
+    private final Borrowed clients;
     private final CountingTunnelProxy proxy;
+    private final ReadAheadTunnelProxy readAhead;
     private final SdkMetaTableClient metaClient;
     private final ChannelBatchReader reader;
     private final Optional<ChannelCheckpoint> recorded;
     private final ChangeRowConverter converter;
-    private final TunnelMetrics tunnelMetrics;
     private InternalRow current;
     private long recordsRead;
+    private long tunnelRetries;
     private boolean done;
     private boolean failed;
 
     private ChannelPartitionReader(
             ChannelInputPartition partition,
-            CountingTunnelProxy proxy,
-            SdkMetaTableClient metaClient,
+            Borrowed clients,
             ChangeRowConverter converter,
-            TunnelMetrics tunnelMetrics,
             ChannelReadLimit limit) {
         this.partition = partition;
-        this.proxy = proxy;
-        this.metaClient = metaClient;
+        this.clients = clients;
+        this.proxy = new CountingTunnelProxy(clients.tunnel().client().proxy());
+        this.metaClient = clients.metaTable().client();
         this.converter = converter;
-        this.tunnelMetrics = tunnelMetrics;
         ChannelCheckpoint start = partition.start().toCheckpoint();
-        this.recorded = new MetaStore(metaClient).entry(tunnelId(), endToken(), start.channelId());
+        this.readAhead =
+                new ReadAheadTunnelProxy(
+                        proxy, ExecutorClients.readAheadThreads(), recordsWanted(start, limit));
+        this.recorded = firstPageWhileLookingUp(start);
         this.reader =
                 recorded.isPresent()
                         ? ChannelBatchReader.replay(
-                                this.proxy,
+                                readAhead,
                                 partition.client(),
                                 start,
                                 recorded.get(),
                                 ChannelBatchReader.IdleBackoff.exponential())
                         : ChannelBatchReader.firstRead(
-                                this.proxy, partition.client(), start, limit, System::nanoTime);
+                                readAhead, partition.client(), start, limit, System::nanoTime);
+    }
+
+    /**
+     * Whether this batch ran before (its recorded end), looked up in the meta table while the
+     * channel's first page is on its way: a first read and a replay both start with that page.
+     */
+    private Optional<ChannelCheckpoint> firstPageWhileLookingUp(ChannelCheckpoint start) {
+        if (!start.position().isFinished()) {
+            readAhead.readAhead(partition.client(), start.channelId(), start.position().token());
+        }
+        try {
+            return new MetaStore(metaClient).entry(tunnelId(), endToken(), start.channelId());
+        } catch (RuntimeException e) {
+            readAhead.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The records after the start token this task may deliver (a replay delivers what the first run
+     * did, within the same cap); pages past them are not read ahead.
+     */
+    private static long recordsWanted(ChannelCheckpoint start, ChannelReadLimit limit) {
+        long skip = start.position().isFinished() ? 0 : start.position().skip();
+        return limit.maxRecords() > Long.MAX_VALUE - skip
+                ? Long.MAX_VALUE
+                : limit.maxRecords() + skip;
     }
 
     static ChannelPartitionReader open(
             TablestoreSourceOptions options, OutputSchema schema, ChannelInputPartition partition) {
-        TablestoreEndpoint endpoint = options.tablestoreEndpoint();
-        TunnelMetrics metrics = new TunnelMetrics();
-        SdkTunnelProxy proxy = SdkTunnelProxy.create(endpoint, TunnelRetryPolicy.DEFAULT, metrics);
-        SdkMetaTableClient meta = null;
+        Borrowed clients = Borrowed.from(options);
         try {
-            meta = SdkMetaTableClient.connect(endpoint, options.metaTable());
             long cap =
                     partition.maxRecords() == TablestoreOffset.UNCAPPED
                             ? Long.MAX_VALUE
                             : partition.maxRecords();
             return new ChannelPartitionReader(
                     partition,
-                    new CountingTunnelProxy(proxy),
-                    meta,
+                    clients,
                     ChangeRowConverter.of(schema, options),
-                    metrics,
                     new ChannelReadLimit(cap, options.channelReadBudget()));
         } catch (RuntimeException e) {
-            proxy.close();
-            if (meta != null) {
-                meta.close();
-            }
+            clients.close();
             throw e;
         }
     }
@@ -137,11 +158,9 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
 
     @Override
     public CustomTaskMetric[] currentMetricsValues() {
+        tunnelRetries += clients.tunnel().client().unreportedRetries();
         return SourceMetrics.taskValues(
-                recordsRead,
-                proxy.readRequests(),
-                converter.skippedInvalid(),
-                tunnelMetrics.retries());
+                recordsRead, proxy.readRequests(), converter.skippedInvalid(), tunnelRetries);
     }
 
     /**
@@ -165,8 +184,8 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
                     partition.endToken(),
                     e.getMessage());
         } finally {
-            proxy.close();
-            metaClient.close();
+            readAhead.close();
+            clients.close();
         }
     }
 
@@ -176,5 +195,31 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
 
     private BatchToken endToken() {
         return BatchToken.parse(partition.endToken());
+    }
+
+    /** The shared clients one reader borrowed; closing gives them back. */
+    private record Borrowed(
+            SharedClients<ClientKey, SharedTunnelClient>.Lease tunnel,
+            SharedClients<ExecutorClients.MetaTableKey, SdkMetaTableClient>.Lease metaTable)
+            implements AutoCloseable {
+
+        static Borrowed from(TablestoreSourceOptions options) {
+            TablestoreEndpoint endpoint = options.tablestoreEndpoint();
+            SharedClients<ClientKey, SharedTunnelClient>.Lease tunnel =
+                    ExecutorClients.tunnel(endpoint);
+            try {
+                return new Borrowed(
+                        tunnel, ExecutorClients.metaTable(endpoint, options.metaTable()));
+            } catch (RuntimeException e) {
+                tunnel.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            tunnel.close();
+            metaTable.close();
+        }
     }
 }

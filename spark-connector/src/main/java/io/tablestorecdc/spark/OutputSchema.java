@@ -30,7 +30,7 @@ public final class OutputSchema implements Serializable {
     /** {@code PUT}, {@code UPDATE} or {@code DELETE}. */
     public static final String OP = "_op";
 
-    /** The change's commit time; null when the server sends none (base data). */
+    /** The change's commit time; null for base-data records (snapshot rows have none). */
     public static final String COMMIT_TS = "_commit_ts";
 
     /** The tunnel channel the change was read from. */

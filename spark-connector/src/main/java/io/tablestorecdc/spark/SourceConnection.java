@@ -4,10 +4,16 @@ import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.ChannelListCache;
 import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
+import io.tablestorecdc.checkpoint.meta.MetaRow;
+import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
+import io.tablestorecdc.checkpoint.meta.MetaValue;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.PutOutcome;
+import io.tablestorecdc.checkpoint.meta.RangePage;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -40,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * (invariant 8) and the one tunnel client, with heartbeats and lease renewals on a daemon thread.
  *
  * <p>Opened in that order — lease before tunnel client — so that a second query on the same tunnel
- * is refused before its client could take channels from the first.
+ * is refused before its client could take channels from the first. Every meta-table write of the
+ * driver (plans, adoptions, purges) first checks that this query still holds the lease, so a query
+ * whose lease was taken over stops at its next write instead of interleaving with the new owner.
  */
 final class SourceConnection implements AutoCloseable {
 
@@ -54,6 +62,7 @@ final class SourceConnection implements AutoCloseable {
 
     private final TablestoreSourceOptions options;
     private final SdkMetaTableClient metaClient;
+    private final MetaStore ownerStore;
     private final MetaStore metaStore;
     private final TunnelProxy proxy;
     private final TunnelDescription tunnel;
@@ -72,7 +81,8 @@ final class SourceConnection implements AutoCloseable {
             TunnelDescription tunnel) {
         this.options = options;
         this.metaClient = metaClient;
-        this.metaStore = new MetaStore(metaClient);
+        this.ownerStore = new MetaStore(metaClient);
+        this.metaStore = new MetaStore(new OwnerCheckedClient(metaClient));
         this.proxy = proxy;
         this.tunnel = tunnel;
         this.probes =
@@ -178,7 +188,7 @@ final class SourceConnection implements AutoCloseable {
     }
 
     private void start(String consumerId) {
-        lease = metaStore.acquireOwnership(tunnel.tunnelId(), consumerId, LEASE_MILLIS);
+        lease = ownerStore.acquireOwnership(tunnel.tunnelId(), consumerId, LEASE_MILLIS);
         adoptions.putAll(metaStore.adoptions(tunnel.tunnelId()));
         shutDownPredecessorClient();
         session =
@@ -225,10 +235,10 @@ final class SourceConnection implements AutoCloseable {
 
     private void renewLease() {
         try {
-            lease = metaStore.renewOwnership(lease, LEASE_MILLIS);
+            lease = ownerStore.renewOwnership(lease, LEASE_MILLIS);
         } catch (OwnershipLostException e) {
-            failure = e;
-            LOG.error("{}", e.getMessage());
+            failure = leaseLost(e.getMessage(), e);
+            LOG.error("{}", failure.getMessage());
         } catch (MetaTableException | TunnelException e) {
             LOG.warn(
                     "Could not renew the owner lease of tunnel {}; retrying: {}",
@@ -246,6 +256,51 @@ final class SourceConnection implements AutoCloseable {
             throw stoppedBy;
         }
         session.checkHealthy();
+    }
+
+    /**
+     * Throws unless this query still holds the owner lease it acquired: the owner row must still
+     * name this acquisition (a renewal keeps it; a takeover, a newer run of this query, a release
+     * or a hand edit changes it). One read, made before each meta-table write of the driver.
+     */
+    private void requireOwnership() {
+        RuntimeException stoppedBy = failure;
+        if (stoppedBy != null) {
+            throw stoppedBy;
+        }
+        OwnerLease mine = lease;
+        Optional<OwnerLease> owner = ownerStore.owner(tunnelId());
+        boolean held =
+                owner.isPresent()
+                        && owner.get().holder().equals(mine.holder())
+                        && owner.get().consumerId().equals(mine.consumerId());
+        if (!held) {
+            String now =
+                    owner.map(o -> "consumer '" + o.consumerId() + "' holds it now")
+                            .orElse("no consumer holds it now");
+            IllegalStateException lost = leaseLost("The owner row changed: " + now + ".", null);
+            failure = lost;
+            LOG.error("{}", lost.getMessage());
+            throw lost;
+        }
+    }
+
+    /** The tunnel and table as the user named them, what happened, and what to do. */
+    private IllegalStateException leaseLost(String detail, Throwable cause) {
+        return new IllegalStateException(
+                "tablestore-cdc source on tunnel '"
+                        + options.tunnelName()
+                        + "' of table '"
+                        + options.tableName()
+                        + "' lost its owner lease in meta table '"
+                        + options.metaTable()
+                        + "' and stops without writing further batches, so that it does not"
+                        + " interleave with the new owner. "
+                        + detail
+                        + " Only one query may read a tunnel: stop the other query or job (or give"
+                        + " one of them its own tunnel), then restart this query on its checkpoint"
+                        + " location; it resumes after its last committed batch.",
+                cause);
     }
 
     /**
@@ -347,7 +402,7 @@ final class SourceConnection implements AutoCloseable {
         }
         if (lease != null && failure == null) {
             try {
-                metaStore.releaseOwnership(lease);
+                ownerStore.releaseOwnership(lease);
             } catch (RuntimeException e) {
                 LOG.warn(
                         "Could not release the owner lease of tunnel {}: {}",
@@ -357,5 +412,67 @@ final class SourceConnection implements AutoCloseable {
         }
         proxy.close();
         metaClient.close();
+    }
+
+    /**
+     * The meta table as this query writes it: each write first checks that this query still owns
+     * the tunnel (invariant 8). Reads are not checked; they change nothing.
+     */
+    private final class OwnerCheckedClient implements MetaTableClient {
+
+        private final MetaTableClient table;
+
+        OwnerCheckedClient(MetaTableClient table) {
+            this.table = table;
+        }
+
+        @Override
+        public String tableName() {
+            return table.tableName();
+        }
+
+        @Override
+        public boolean createTableIfMissing() {
+            return table.createTableIfMissing();
+        }
+
+        @Override
+        public PutOutcome putIfAbsent(MetaRow row) {
+            requireOwnership();
+            return table.putIfAbsent(row);
+        }
+
+        @Override
+        public List<PutOutcome> putAllIfAbsent(List<MetaRow> rows) {
+            requireOwnership();
+            return table.putAllIfAbsent(rows);
+        }
+
+        @Override
+        public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
+            requireOwnership();
+            return table.replaceIf(row, column, expected);
+        }
+
+        @Override
+        public void deleteAll(List<MetaRowKey> keys) {
+            requireOwnership();
+            table.deleteAll(keys);
+        }
+
+        @Override
+        public Optional<MetaRow> get(MetaRowKey key) {
+            return table.get(key);
+        }
+
+        @Override
+        public RangePage readRange(
+                String tunnelId, String batch, Optional<String> fromChannelId, int limit) {
+            return table.readRange(tunnelId, batch, fromChannelId, limit);
+        }
+
+        /** The connection closes the underlying client. */
+        @Override
+        public void close() {}
     }
 }

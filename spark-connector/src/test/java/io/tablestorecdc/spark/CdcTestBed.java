@@ -16,9 +16,15 @@ import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +34,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -115,6 +122,31 @@ final class CdcTestBed implements AutoCloseable {
                 .option("table.name", table)
                 .option("tunnel.name", tunnel)
                 .option("channel.read.budget", "2s");
+    }
+
+    /** The emulator as the core's clients address it. */
+    TablestoreEndpoint endpoint() {
+        return new TablestoreEndpoint(
+                emulator.endpoint(),
+                emulator.instanceName(),
+                TablestoreCredentials.of(emulator.accessKeyId(), SECRET));
+    }
+
+    /** The id of an existing tunnel. */
+    String tunnelId(String table, String tunnel) {
+        try (var proxy = SdkTunnelProxy.create(endpoint())) {
+            return proxy.describeTunnel(table, tunnel).tunnelId();
+        }
+    }
+
+    /**
+     * Runs {@code action} on the default meta table, as a consumer whose clock is {@code clock}.
+     */
+    <T> T withMetaStore(Clock clock, Function<MetaStore, T> action) {
+        try (var client =
+                SdkMetaTableClient.connect(endpoint(), SdkMetaTableClient.DEFAULT_TABLE_NAME)) {
+            return action.apply(new MetaStore(client, clock));
+        }
     }
 
     static Path checkpointDir() {

@@ -3,9 +3,12 @@ package io.tablestorecdc.spark;
 import static io.tablestorecdc.spark.CdcTestBed.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestorecdc.checkpoint.meta.LoggedBatch;
+import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.apache.logging.log4j.Level;
@@ -23,7 +26,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** One query per tunnel (issue item 10), and the access key secret nowhere (item 11). */
+/**
+ * One query per tunnel (issue item 10): a second query is refused, a query that lost its lease
+ * stops; and the access key secret nowhere (item 11).
+ */
 class OwnershipAndSecretsITCase {
 
     static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -118,6 +124,50 @@ class OwnershipAndSecretsITCase {
 
         List<String> ids = secondSink.rows().stream().map(r -> r.getString(0)).toList();
         assertThat(ids).containsExactly("b");
+    }
+
+    /**
+     * Another consumer takes the tunnel over, as it may once the running query's lease has expired
+     * (the running query stalled): the running query stops at its next batch, naming the tunnel and
+     * what to do, and writes nothing more to the meta table.
+     */
+    @Test
+    void aQueryWhoseLeaseWasTakenOverStopsBeforeWritingAnotherBatch() throws Exception {
+        String table = bed.newTable();
+        String tunnel = table + "_tunnel";
+        bed.put(table, "a", 1, "apple");
+        BatchSink sink = new BatchSink();
+        StreamingQuery first =
+                bed.start(bed.reader(table, tunnel).load(), CdcTestBed.checkpointDir(), sink);
+        await(first, "first row", TIMEOUT, () -> sink.count() >= 1);
+        String tunnelId = bed.tunnelId(table, tunnel);
+        // Three minutes ahead, the running query's two-minute lease has expired.
+        Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(3));
+        OwnerLease takenOver =
+                bed.withMetaStore(
+                        later,
+                        store ->
+                                store.acquireOwnership(
+                                        tunnelId, "other-query", SourceConnection.LEASE_MILLIS));
+        List<LoggedBatch> logBefore =
+                bed.withMetaStore(Clock.systemUTC(), store -> store.batchLog(tunnelId));
+
+        bed.put(table, "b", 2, "berry");
+        Throwable stopped = awaitFailure(first);
+
+        assertThat(stopped)
+                .hasStackTraceContaining("tunnel '" + tunnel + "' of table '" + table + "'")
+                .hasStackTraceContaining("lost its owner lease")
+                .hasStackTraceContaining("consumer 'other-query' holds it now")
+                .hasStackTraceContaining("restart this query on its checkpoint location");
+        assertThat(sink.rows().stream().map(r -> r.getString(0)).toList()).containsExactly("a");
+        bed.withMetaStore(
+                Clock.systemUTC(),
+                store -> {
+                    assertThat(store.batchLog(tunnelId)).isEqualTo(logBefore);
+                    assertThat(store.owner(tunnelId)).contains(takenOver);
+                    return null;
+                });
     }
 
     static Throwable awaitFailure(StreamingQuery query) {
