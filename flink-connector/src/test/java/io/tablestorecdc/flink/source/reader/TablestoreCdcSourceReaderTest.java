@@ -149,6 +149,9 @@ class TablestoreCdcSourceReaderTest {
         addSplitsWithoutClient(
                 split("a", ChannelPosition.at("a@0")), split("b", ChannelPosition.at("b@0")));
         pollUntil(() -> splitReaders.size() == 1);
+        // The fetcher pauses only splits it has been handed; a pause sent before its add-splits
+        // task ran would be dropped (Flink's alignment re-sends it; this test would not).
+        pollUntil(() -> splitReaders.get(0).channelIds().size() == 2);
         reader.pauseOrResumeSplits(List.of("a"), List.of());
         pollUntil(() -> splitReaders.get(0).pausedChannelIds().contains("a"));
         giveClient();
