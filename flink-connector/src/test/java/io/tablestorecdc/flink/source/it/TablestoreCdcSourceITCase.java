@@ -239,8 +239,10 @@ class TablestoreCdcSourceITCase {
         writeRound(1, written);
         awaitCommitted(sink, written.size());
 
-        Path checkpoint = latestCheckpoint(checkpoints);
+        latestCheckpoint(checkpoints); // at least one completed checkpoint holds round 1
         first.cancel().get();
+        // Chosen after the cancel: while the job ran, a newer checkpoint could subsume (delete) it.
+        Path checkpoint = latestCheckpoint(checkpoints);
         writeRound(2, written);
         Configuration restore = new Configuration(conf);
         restore.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.toUri().toString());
