@@ -6,7 +6,8 @@ import org.apache.spark.sql.connector.read.InputPartition;
 
 /**
  * One channel's part of one batch: where it starts, the batch token whose snapshot receives its
- * end, and its record cap. Holds only serializable values; readers build their own SDK clients.
+ * end, and its record cap. Tasks receive these inside a {@link ChannelGroupPartition}. Holds only
+ * serializable values; readers build their own SDK clients.
  *
  * @param client the driver's tunnel client, which executors read with
  * @param start the channel's entry in the start snapshot

@@ -8,6 +8,10 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
 import io.tablestorecdc.checkpoint.read.ChannelReadLimit;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -16,13 +20,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one channel's part of one batch on an executor and records where it ended.
+ * Reads the channels of one {@link ChannelGroupPartition} of one batch on an executor, one after
+ * another, and records where each ended.
  *
- * <p>If the end snapshot already holds this channel's entry, the batch ran before (task retry,
- * speculative attempt, re-run after a restart): the reader replays exactly the recorded number of
- * records (invariant 1). Otherwise it reads up to its limit and fills the entry conditionally; a
- * different entry written meanwhile by another attempt fails this task (invariant 2), and Spark's
- * retry then replays.
+ * <p>If the end snapshot already holds a channel's entry, the batch ran before (task retry,
+ * speculative attempt, re-run after a restart, a second action on a {@code foreachBatch} frame):
+ * the reader replays exactly the recorded number of records of that channel (invariant 1). The
+ * other channels are read up to their limits (each its own record cap and {@code
+ * channel.read.budget}), and their entries are filled together, conditionally, when the last
+ * channel is done; an entry written meanwhile by another attempt with different content fails this
+ * task (invariant 2), and Spark's retry then replays. All entries of the group are looked up with
+ * one range read and filled with batch writes, so a task costs a few meta-table requests however
+ * many channels it reads.
  *
  * <p>The SDK clients are borrowed from this JVM's {@link ExecutorClients} and given back at {@link
  * #close()}, never shut down here.
@@ -31,14 +40,17 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelPartitionReader.class);
 
-    private final ChannelInputPartition partition;
+    private final ChannelGroupPartition group;
     private final Borrowed clients;
     private final CountingTunnelProxy proxy;
-    private final ReadAheadTunnelProxy readAhead;
     private final SdkMetaTableClient metaClient;
-    private final ChannelBatchReader reader;
-    private final Optional<ChannelCheckpoint> recorded;
+    private final Duration budget;
+    private final Map<String, ChannelCheckpoint> recorded;
+    private final List<ChannelCheckpoint> ends = new ArrayList<>();
     private final ChangeRowConverter converter;
+    private ReadAheadTunnelProxy readAhead;
+    private ChannelBatchReader reader;
+    private int nextChannel;
     private InternalRow current;
     private long recordsRead;
     private long tunnelRetries;
@@ -46,46 +58,74 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
     private boolean failed;
 
     private ChannelPartitionReader(
-            ChannelInputPartition partition,
+            ChannelGroupPartition group,
             Borrowed clients,
             ChangeRowConverter converter,
-            ChannelReadLimit limit) {
-        this.partition = partition;
+            Duration budget) {
+        this.group = group;
         this.clients = clients;
         this.proxy = new CountingTunnelProxy(clients.tunnel().client().proxy());
         this.metaClient = clients.metaTable().client();
         this.converter = converter;
-        ChannelCheckpoint start = partition.start().toCheckpoint();
-        this.readAhead =
-                new ReadAheadTunnelProxy(
-                        proxy, ExecutorClients.readAheadThreads(), recordsWanted(start, limit));
-        this.recorded = firstPageWhileLookingUp(start);
-        this.reader =
-                recorded.isPresent()
-                        ? ChannelBatchReader.replay(
-                                readAhead,
-                                partition.client(),
-                                start,
-                                recorded.get(),
-                                ChannelBatchReader.IdleBackoff.exponential())
-                        : ChannelBatchReader.firstRead(
-                                readAhead, partition.client(), start, limit, System::nanoTime);
+        this.budget = budget;
+        this.readAhead = readAheadFor(group.channels().get(0));
+        this.recorded = firstPageWhileLookingUp();
     }
 
     /**
-     * Whether this batch ran before (its recorded end), looked up in the meta table while the
-     * channel's first page is on its way: a first read and a replay both start with that page.
+     * The channels of this group whose batch ran before (their recorded ends), looked up in the
+     * meta table while the first channel's first page is on its way: a first read and a replay both
+     * start with that page.
      */
-    private Optional<ChannelCheckpoint> firstPageWhileLookingUp(ChannelCheckpoint start) {
-        if (!start.position().isFinished()) {
-            readAhead.readAhead(partition.client(), start.channelId(), start.position().token());
-        }
+    private Map<String, ChannelCheckpoint> firstPageWhileLookingUp() {
+        List<String> ids = new ArrayList<>();
+        group.channels().forEach(c -> ids.add(c.start().channelId()));
         try {
-            return new MetaStore(metaClient).entry(tunnelId(), endToken(), start.channelId());
+            return new MetaStore(metaClient).entries(tunnelId(), endToken(), ids);
         } catch (RuntimeException e) {
             readAhead.close();
             throw e;
         }
+    }
+
+    /** A read-ahead for one channel, its first page already requested. */
+    private ReadAheadTunnelProxy readAheadFor(ChannelInputPartition part) {
+        ChannelCheckpoint start = part.start().toCheckpoint();
+        ReadAheadTunnelProxy ahead =
+                new ReadAheadTunnelProxy(
+                        proxy,
+                        ExecutorClients.readAheadThreads(),
+                        recordsWanted(start, limitOf(part)));
+        if (!start.position().isFinished()) {
+            ahead.readAhead(part.client(), start.channelId(), start.position().token());
+        }
+        return ahead;
+    }
+
+    private ChannelReadLimit limitOf(ChannelInputPartition part) {
+        long cap =
+                part.maxRecords() == TablestoreOffset.UNCAPPED ? Long.MAX_VALUE : part.maxRecords();
+        return new ChannelReadLimit(cap, budget);
+    }
+
+    /** Starts reading the next channel; its budget starts now. */
+    private void openChannel() {
+        ChannelInputPartition part = group.channels().get(nextChannel);
+        if (readAhead == null) {
+            readAhead = readAheadFor(part);
+        }
+        ChannelCheckpoint start = part.start().toCheckpoint();
+        ChannelCheckpoint end = recorded.get(start.channelId());
+        reader =
+                end != null
+                        ? ChannelBatchReader.replay(
+                                readAhead,
+                                part.client(),
+                                start,
+                                end,
+                                ChannelBatchReader.IdleBackoff.exponential())
+                        : ChannelBatchReader.firstRead(
+                                readAhead, part.client(), start, limitOf(part), System::nanoTime);
     }
 
     /**
@@ -99,19 +139,21 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
                 : limit.maxRecords() + skip;
     }
 
+    /** A reader of a group of just {@code part}. */
     static ChannelPartitionReader open(
-            TablestoreSourceOptions options, OutputSchema schema, ChannelInputPartition partition) {
+            TablestoreSourceOptions options, OutputSchema schema, ChannelInputPartition part) {
+        return open(options, schema, new ChannelGroupPartition(List.of(part)));
+    }
+
+    static ChannelPartitionReader open(
+            TablestoreSourceOptions options, OutputSchema schema, ChannelGroupPartition group) {
         Borrowed clients = Borrowed.from(options);
         try {
-            long cap =
-                    partition.maxRecords() == TablestoreOffset.UNCAPPED
-                            ? Long.MAX_VALUE
-                            : partition.maxRecords();
             return new ChannelPartitionReader(
-                    partition,
+                    group,
                     clients,
                     ChangeRowConverter.of(schema, options),
-                    new ChannelReadLimit(cap, options.channelReadBudget()));
+                    options.channelReadBudget());
         } catch (RuntimeException e) {
             clients.close();
             throw e;
@@ -125,7 +167,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         }
         try {
             while (true) {
-                Optional<ChangeRecord> record = reader.next();
+                Optional<ChangeRecord> record = nextRecord();
                 if (record.isEmpty()) {
                     finish();
                     return false;
@@ -143,16 +185,45 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         }
     }
 
+    /** The next record of the group, moving on to the next channel when one is done. */
+    private Optional<ChangeRecord> nextRecord() {
+        while (true) {
+            if (reader == null) {
+                if (nextChannel == group.channels().size()) {
+                    return Optional.empty();
+                }
+                openChannel();
+            }
+            Optional<ChangeRecord> record = reader.next();
+            if (record.isPresent()) {
+                return record;
+            }
+            channelDone();
+        }
+    }
+
+    /** A first read's end is kept for the group's fill; a replay's end is the recorded one. */
+    private void channelDone() {
+        String channelId = group.channels().get(nextChannel).start().channelId();
+        if (!recorded.containsKey(channelId)) {
+            ends.add(reader.endCheckpoint());
+        }
+        readAhead.close();
+        readAhead = null;
+        reader = null;
+        nextChannel++;
+    }
+
     @Override
     public InternalRow get() {
         return current;
     }
 
-    /** A first read records its end; a replay's end is the recorded one already. */
+    /** Records the ends of the channels read afresh, in as few requests as possible. */
     private void finish() {
         done = true;
-        if (recorded.isEmpty()) {
-            new MetaStore(metaClient).fill(tunnelId(), endToken(), reader.endCheckpoint());
+        if (!ends.isEmpty()) {
+            new MetaStore(metaClient).fillAll(tunnelId(), endToken(), ends);
         }
     }
 
@@ -165,36 +236,46 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
 
     /**
      * A consumer that stops pulling early (for example {@code limit}) still completes the batch:
-     * the rest of this channel's part is read and recorded, so that the end snapshot is complete.
+     * the rest of the group's part is read and recorded, so that the end snapshot is complete.
      */
     @Override
     public void close() {
         try {
             if (!done && !failed && !Thread.currentThread().isInterrupted()) {
-                while (reader.next().isPresent()) {
+                while (nextRecord().isPresent()) {
                     recordsRead++;
                 }
                 finish();
             }
         } catch (RuntimeException e) {
             LOG.warn(
-                    "Could not complete channel {} of batch {} after the consumer stopped early;"
+                    "Could not complete {} of batch {} after the consumer stopped early;"
                             + " the batch is replayed when it runs again: {}",
-                    partition.start().channelId(),
-                    partition.endToken(),
+                    group,
+                    endTokenText(),
                     e.getMessage());
         } finally {
-            readAhead.close();
+            if (readAhead != null) {
+                readAhead.close();
+            }
             clients.close();
         }
     }
 
+    private ChannelInputPartition first() {
+        return group.channels().get(0);
+    }
+
+    private String endTokenText() {
+        return first().endToken();
+    }
+
     private String tunnelId() {
-        return partition.client().tunnelId();
+        return first().client().tunnelId();
     }
 
     private BatchToken endToken() {
-        return BatchToken.parse(partition.endToken());
+        return BatchToken.parse(endTokenText());
     }
 
     /** The shared clients one reader borrowed; closing gives them back. */

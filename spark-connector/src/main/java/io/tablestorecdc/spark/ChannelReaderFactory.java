@@ -5,7 +5,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 
-/** Builds a {@link ChannelPartitionReader} per channel partition, on the executor. */
+/** Builds a {@link ChannelPartitionReader} per channel group partition, on the executor. */
 final class ChannelReaderFactory implements PartitionReaderFactory {
 
     private static final long serialVersionUID = 1L;
@@ -20,6 +20,6 @@ final class ChannelReaderFactory implements PartitionReaderFactory {
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
-        return ChannelPartitionReader.open(options, schema, (ChannelInputPartition) partition);
+        return ChannelPartitionReader.open(options, schema, (ChannelGroupPartition) partition);
     }
 }

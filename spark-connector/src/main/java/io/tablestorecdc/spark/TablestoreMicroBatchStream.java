@@ -5,7 +5,9 @@ import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -19,6 +21,7 @@ import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Option;
 
 /**
  * The driver side of the source (DESIGN.md §5): batch tokens as offsets, plans per (start, end),
@@ -162,21 +165,32 @@ final class TablestoreMicroBatchStream
 
     private InputPartition[] plan(TablestoreOffset start, TablestoreOffset end) {
         BatchSnapshot committed = planner.snapshot(start.token());
-        InputPartition[] partitions = new InputPartition[end.read().size()];
-        int i = 0;
+        List<ChannelInputPartition> parts = new ArrayList<>();
         for (Map.Entry<String, Long> read : end.read().entrySet()) {
             ChannelCheckpoint from =
                     committed
                             .channel(read.getKey())
                             .orElseThrow(() -> notInStart(start, end, read.getKey()));
-            partitions[i++] =
+            parts.add(
                     new ChannelInputPartition(
                             connection.clientId(),
                             ChannelStart.of(from),
                             end.token().toString(),
-                            read.getValue());
+                            read.getValue()));
         }
-        return partitions;
+        int perPartition =
+                ChannelGroupPartition.channelsPerPartition(
+                        parts.size(), options.maxChannelsPerPartition(), defaultParallelism());
+        return ChannelGroupPartition.group(parts, perPartition).toArray(new InputPartition[0]);
+    }
+
+    /** The Spark context's default parallelism, or 1 when no session is active here. */
+    private static int defaultParallelism() {
+        Option<SparkSession> session = SparkSession.getActiveSession();
+        if (session.isEmpty()) {
+            session = SparkSession.getDefaultSession();
+        }
+        return session.isEmpty() ? 1 : session.get().sparkContext().defaultParallelism();
     }
 
     private IllegalStateException notInStart(

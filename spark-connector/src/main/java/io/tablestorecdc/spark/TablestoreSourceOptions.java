@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -47,6 +48,7 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final String MAX_ROWS_PER_TRIGGER = "max.rows.per.trigger";
     public static final String MAX_ROWS_PER_CHANNEL = "max.rows.per.channel";
     public static final String CHANNEL_READ_BUDGET = "channel.read.budget";
+    public static final String MAX_CHANNELS_PER_PARTITION = "max.channels.per.partition";
     public static final String ON_VANISHED_CHANNEL = VanishedChannelPolicy.OPTION_KEY;
     public static final String SKIP_INVALID_DATA = "skip.invalid.data";
     public static final String IGNORE_DELETE = "ignore.delete";
@@ -72,6 +74,7 @@ public final class TablestoreSourceOptions implements Serializable {
                     MAX_ROWS_PER_TRIGGER,
                     MAX_ROWS_PER_CHANNEL,
                     CHANNEL_READ_BUDGET,
+                    MAX_CHANNELS_PER_PARTITION,
                     ON_VANISHED_CHANNEL,
                     SKIP_INVALID_DATA,
                     IGNORE_DELETE);
@@ -130,6 +133,7 @@ public final class TablestoreSourceOptions implements Serializable {
     private final long maxRowsPerTrigger;
     private final long maxRowsPerChannel;
     private final Duration channelReadBudget;
+    private final int maxChannelsPerPartition;
     private final VanishedChannelPolicy onVanishedChannel;
     private final boolean skipInvalidData;
     private final boolean ignoreDelete;
@@ -149,6 +153,7 @@ public final class TablestoreSourceOptions implements Serializable {
         this.maxRowsPerTrigger = p.maxRowsPerTrigger;
         this.maxRowsPerChannel = p.maxRowsPerChannel;
         this.channelReadBudget = p.budget;
+        this.maxChannelsPerPartition = p.maxChannelsPerPartition;
         this.onVanishedChannel = p.onVanished;
         this.skipInvalidData = p.skipInvalid;
         this.ignoreDelete = p.ignoreDelete;
@@ -221,6 +226,13 @@ public final class TablestoreSourceOptions implements Serializable {
         return maxRowsPerChannel;
     }
 
+    /** The configured cap on channels per input partition; empty for the automatic grouping. */
+    public OptionalInt maxChannelsPerPartition() {
+        return maxChannelsPerPartition > 0
+                ? OptionalInt.of(maxChannelsPerPartition)
+                : OptionalInt.empty();
+    }
+
     public Duration channelReadBudget() {
         return channelReadBudget;
     }
@@ -278,6 +290,7 @@ public final class TablestoreSourceOptions implements Serializable {
         private long maxRowsPerTrigger;
         private long maxRowsPerChannel = DEFAULT_MAX_ROWS_PER_CHANNEL;
         private Duration budget = DEFAULT_CHANNEL_READ_BUDGET;
+        private int maxChannelsPerPartition;
         private VanishedChannelPolicy onVanished = VanishedChannelPolicy.FAIL;
         private boolean skipInvalid;
         private boolean ignoreDelete;
@@ -329,6 +342,8 @@ public final class TablestoreSourceOptions implements Serializable {
             maxRowsPerChannel =
                     parseLong(MAX_ROWS_PER_CHANNEL, maxRowsPerChannel, 1, Long.MAX_VALUE);
             budget = parseBudget();
+            maxChannelsPerPartition =
+                    (int) parseLong(MAX_CHANNELS_PER_PARTITION, 0, 1, Integer.MAX_VALUE);
             onVanished = parseVanished();
             skipInvalid = parseBoolean(SKIP_INVALID_DATA);
             ignoreDelete = parseBoolean(IGNORE_DELETE);

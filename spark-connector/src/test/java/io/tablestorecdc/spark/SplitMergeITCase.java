@@ -17,7 +17,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A partition split and a merge while the query runs (issue item 6). */
+/**
+ * A partition split and a merge while the query runs (issue item 6), with channels grouped into
+ * shared tasks.
+ */
 class SplitMergeITCase {
 
     static final Duration TIMEOUT = Duration.ofSeconds(45);
@@ -43,7 +46,11 @@ class SplitMergeITCase {
                 new StructType().add("qty", DataTypes.LongType).add("name", DataTypes.StringType);
         StreamingQuery query =
                 bed.start(
-                        bed.reader(table, table + "_tunnel").schema(attributes).load(),
+                        bed.reader(table, table + "_tunnel")
+                                // the two children are read by one task, one after the other
+                                .option("max.channels.per.partition", "4")
+                                .schema(attributes)
+                                .load(),
                         CdcTestBed.checkpointDir(),
                         sink);
         try {

@@ -47,6 +47,7 @@ class TablestoreSourceOptionsTest {
         assertThat(o.maxRowsPerTrigger()).isEmpty();
         assertThat(o.maxRowsPerChannel()).isEqualTo(100_000L);
         assertThat(o.channelReadBudget()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.maxChannelsPerPartition()).isEmpty();
         assertThat(o.onVanishedChannel()).isEqualTo(VanishedChannelPolicy.FAIL);
         assertThat(o.skipInvalidData()).isFalse();
         assertThat(o.ignoreDelete()).isFalse();
@@ -70,6 +71,7 @@ class TablestoreSourceOptionsTest {
         m.put("Max.Rows.Per.Trigger", "500");
         m.put("MAX.ROWS.PER.CHANNEL", "50");
         m.put("Channel.Read.Budget", "1500ms");
+        m.put("Max.Channels.Per.Partition", "64");
         m.put("On.Vanished.Channel", "WARN");
         m.put("Skip.Invalid.Data", "TRUE");
         m.put("Ignore.Delete", "true");
@@ -84,6 +86,7 @@ class TablestoreSourceOptionsTest {
         assertThat(o.maxRowsPerTrigger()).hasValue(500L);
         assertThat(o.maxRowsPerChannel()).isEqualTo(50L);
         assertThat(o.channelReadBudget()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(o.maxChannelsPerPartition()).hasValue(64);
         assertThat(o.onVanishedChannel()).isEqualTo(VanishedChannelPolicy.WARN);
         assertThat(o.skipInvalidData()).isTrue();
         assertThat(o.ignoreDelete()).isTrue();
@@ -142,6 +145,7 @@ class TablestoreSourceOptionsTest {
         assertBad("max.rows.per.trigger", "0", "use a whole number >= 1");
         assertBad("max.rows.per.trigger", "ten", "use a whole number >= 1");
         assertBad("max.rows.per.channel", "-5", "use a whole number >= 1");
+        assertBad("max.channels.per.partition", "0", "use a whole number from 1 to");
         assertBad("meta.retention.batches", "1", "from 2 to");
         assertBad("channel.read.budget", "soon", "use a positive duration such as 500ms");
         assertBad("channel.read.budget", "0s", "use a positive duration");

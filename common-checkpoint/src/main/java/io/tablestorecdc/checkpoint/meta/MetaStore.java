@@ -279,6 +279,37 @@ public final class MetaStore {
         }
     }
 
+    /**
+     * {@link #fill} for many channels of one batch in as few requests as possible (put-if-absent
+     * batch writes of at most {@link MetaTableClient#MAX_BATCH_ROWS} rows). The first writer wins
+     * per row: a row already holding the same entry is fine, a different one throws {@link
+     * ConflictingFillException} (the task must then be retried as a replay). Rows written before a
+     * conflict stay: each is a correct first write of its own channel.
+     */
+    public void fillAll(String tunnelId, BatchToken token, List<ChannelCheckpoint> ends) {
+        for (int from = 0; from < ends.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
+            List<ChannelCheckpoint> chunk =
+                    ends.subList(
+                            from, Math.min(ends.size(), from + MetaTableClient.MAX_BATCH_ROWS));
+            List<MetaRow> rows = new ArrayList<>();
+            chunk.forEach(end -> rows.add(MetaRowFormat.entryRow(tunnelId, token, end)));
+            List<PutOutcome> outcomes = client.putAllIfAbsent(rows);
+            for (int i = 0; i < rows.size(); i++) {
+                if (outcomes.get(i) != PutOutcome.WRITTEN) {
+                    requireSameFill(tunnelId, token, rows.get(i), chunk.get(i));
+                }
+            }
+        }
+    }
+
+    private void requireSameFill(
+            String tunnelId, BatchToken token, MetaRow row, ChannelCheckpoint end) {
+        ChannelCheckpoint recorded = format.entry(getExisting(row.key()));
+        if (!recorded.equals(end)) {
+            throw new ConflictingFillException(tunnelId, token, recorded, end);
+        }
+    }
+
     private MetaRow getExisting(MetaRowKey key) {
         return client.get(key)
                 .orElseThrow(
@@ -301,6 +332,41 @@ public final class MetaStore {
      */
     public Optional<ChannelCheckpoint> entry(String tunnelId, BatchToken token, String channelId) {
         return client.get(MetaRowFormat.entryKey(tunnelId, token, channelId)).map(format::entry);
+    }
+
+    /**
+     * The entries under {@code token} of those of {@code channelIds} that have one, by channel id:
+     * {@link #entry} for many channels with range reads from the smallest id to the largest (one
+     * request when the ids are close in key order, as a reader's group of channels is).
+     */
+    public Map<String, ChannelCheckpoint> entries(
+            String tunnelId, BatchToken token, Collection<String> channelIds) {
+        Map<String, ChannelCheckpoint> found = new HashMap<>();
+        if (channelIds.isEmpty()) {
+            return found;
+        }
+        TreeSet<String> wanted = new TreeSet<>(channelIds);
+        Optional<String> from = Optional.of(wanted.first());
+        while (from.isPresent() && from.get().compareTo(wanted.last()) <= 0) {
+            RangePage page =
+                    client.readRange(
+                            tunnelId, token.toString(), from, MetaTableClient.MAX_RANGE_ROWS);
+            for (MetaRow row : page.rows()) {
+                if (wanted.contains(row.key().channelId())) {
+                    found.put(row.key().channelId(), format.entry(row));
+                }
+            }
+            if (page.nextChannelId().equals(from)) {
+                throw new MetaTableException(
+                        "Range read of meta table "
+                                + client.tableName()
+                                + " did not advance past "
+                                + from.get()
+                                + "; retry, and report this as a bug if it persists");
+            }
+            from = page.nextChannelId();
+        }
+        return found;
     }
 
     /**

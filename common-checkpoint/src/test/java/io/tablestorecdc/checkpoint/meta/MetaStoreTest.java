@@ -303,6 +303,60 @@ class MetaStoreTest {
                 .hasMessageContaining("column token: the column is missing");
     }
 
+    // ---- batched fills and lookups ----
+
+    @Test
+    void fillAllWritesEveryEntryAndAnIdenticalRewriteIsANoOp() {
+        store.carryForward(TUNNEL, T2, 1, List.of("a", "b", "c"), List.of());
+        store.fill(TUNNEL, T2, reading("b", 2));
+
+        store.fillAll(TUNNEL, T2, List.of(reading("a", 1), reading("b", 2), reading("c", 3)));
+        store.fillAll(TUNNEL, T2, List.of(reading("a", 1), reading("b", 2), reading("c", 3)));
+
+        assertThat(store.read(TUNNEL, T2))
+                .isEqualTo(snapshot(T2, reading("a", 1), reading("b", 2), reading("c", 3)));
+    }
+
+    @Test
+    void fillAllFailsOnAConflictingRowAndKeepsTheFirstWriters() {
+        store.carryForward(TUNNEL, T2, 1, List.of("a", "b"), List.of());
+        store.fill(TUNNEL, T2, reading("b", 2));
+
+        assertThatThrownBy(
+                        () -> store.fillAll(TUNNEL, T2, List.of(reading("a", 1), reading("b", 5))))
+                .isInstanceOf(ConflictingFillException.class)
+                .hasMessageContaining("b");
+        assertThat(store.entry(TUNNEL, T2, "b")).contains(reading("b", 2));
+        assertThat(store.entry(TUNNEL, T2, "a")).contains(reading("a", 1));
+    }
+
+    @Test
+    void fillAllSplitsMoreThan200RowsIntoBoundedRequests() {
+        List<ChannelCheckpoint> ends = new ArrayList<>(manyChannels(T2, 450).channels().values());
+        table.resetCounts();
+
+        store.fillAll(TUNNEL, T2, ends);
+
+        assertThat(table.batchSizes()).containsExactly(200, 200, 50);
+        assertThat(table.totalRequests()).isEqualTo(3);
+        assertThat(store.entries(TUNNEL, T2, List.of("ch-0000", "ch-0449")))
+                .containsOnlyKeys("ch-0000", "ch-0449");
+    }
+
+    @Test
+    void entriesOfAGroupOfChannelsAreLookedUpWithOneRangeRead() {
+        store.seed(manyChannels(T1, 1000), 0);
+        table.resetCounts();
+
+        Map<String, ChannelCheckpoint> found =
+                store.entries(TUNNEL, T1, List.of("ch-0100", "ch-0101", "ch-0300", "nope"));
+
+        assertThat(found).containsOnlyKeys("ch-0100", "ch-0101", "ch-0300");
+        assertThat(found.get("ch-0300")).isEqualTo(reading("ch-0300", 300));
+        assertThat(table.totalRequests()).isEqualTo(1);
+        assertThat(store.entries(TUNNEL, T2, List.of("ch-0100"))).isEmpty();
+    }
+
     // ---- request counts ----
 
     @Test
