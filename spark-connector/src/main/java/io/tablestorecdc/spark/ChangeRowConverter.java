@@ -8,10 +8,12 @@ import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
@@ -37,9 +39,21 @@ final class ChangeRowConverter {
     private final String tableName;
     private final boolean skipInvalid;
     private final boolean ignoreDelete;
+    private static final UTF8String[] ACTION_NAMES = utf8Names(ChangeRecord.Action.values());
+    private static final UTF8String[] OPERATION_NAMES = utf8Names(ColumnOperation.values());
+    // convertTo's "does not fit" without an Optional per value (this runs for every cell).
+    private static final Object NO_FIT = new Object();
+
     private final Map<String, Integer> attributeSlots = new HashMap<>();
+    private final DataType[] slotTypes;
     private final int attributeBase;
     private final int metadataBase;
+    // The records of one channel mostly carry the same column names in the same order, decoded
+    // afresh for every record: comparing them with the last record's names is cheaper than hashing
+    // each one, and lets the slots and the names' UTF8Strings be reused.
+    private ColumnLayout layout = ColumnLayout.EMPTY;
+    private String lastChannelId = "";
+    private UTF8String lastChannelUtf8 = UTF8String.fromString("");
     private long skippedInvalid;
     private long ignoredDeletes;
 
@@ -55,6 +69,19 @@ final class ChangeRowConverter {
             attributeSlots.put(attributes.get(i).name(), attributeBase + i);
         }
         this.metadataBase = attributeBase + (schema.valuesMap() ? 1 : attributes.size());
+        StructField[] fields = schema.sparkSchema().fields();
+        this.slotTypes = new DataType[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            slotTypes[i] = fields[i].dataType();
+        }
+    }
+
+    private static UTF8String[] utf8Names(Enum<?>[] constants) {
+        UTF8String[] names = new UTF8String[constants.length];
+        for (Enum<?> c : constants) {
+            names[c.ordinal()] = UTF8String.fromString(c.name());
+        }
+        return names;
     }
 
     static ChangeRowConverter of(OutputSchema schema, TablestoreSourceOptions options) {
@@ -90,7 +117,8 @@ final class ChangeRowConverter {
     }
 
     private InternalRow toRow(ChangeRecord record) {
-        Object[] values = new Object[schema.sparkSchema().size()];
+        Object[] values = new Object[slotTypes.length];
+        layout = layout.matching(record.columns(), attributeSlots);
         fillPrimaryKey(record, values);
         if (schema.valuesMap()) {
             values[attributeBase] = valuesMap(record);
@@ -105,7 +133,7 @@ final class ChangeRowConverter {
         List<PrimaryKeyColumn> pk = schema.primaryKey();
         for (int i = 0; i < pk.size(); i++) {
             PrimaryKeyColumn column = pk.get(i);
-            CellValue value = primaryKeyValue(record, column.name());
+            CellValue value = primaryKeyValue(record, i, column.name());
             if (value.type() != column.type()) {
                 throw invalid(
                         record,
@@ -117,8 +145,13 @@ final class ChangeRowConverter {
         }
     }
 
-    private CellValue primaryKeyValue(ChangeRecord record, String name) {
-        for (ChangeRecord.PrimaryKeyColumn c : record.primaryKey()) {
+    private CellValue primaryKeyValue(ChangeRecord record, int position, String name) {
+        List<ChangeRecord.PrimaryKeyColumn> key = record.primaryKey();
+        // The key comes in schema order: look at the expected position first.
+        if (position < key.size() && key.get(position).name().equals(name)) {
+            return key.get(position).value();
+        }
+        for (ChangeRecord.PrimaryKeyColumn c : key) {
             if (c.name().equals(name)) {
                 return c.value();
             }
@@ -134,70 +167,72 @@ final class ChangeRowConverter {
     }
 
     private void fillAttributes(ChangeRecord record, Object[] values) {
-        for (ColumnChange change : record.columns()) {
-            Integer slot = attributeSlots.get(change.name());
-            if (slot == null) {
+        List<ColumnChange> columns = record.columns();
+        int[] slots = layout.slots;
+        for (int i = 0; i < slots.length; i++) {
+            int slot = slots[i];
+            if (slot < 0) {
                 continue;
             }
+            ColumnChange change = columns.get(i);
             values[slot] =
                     change.operation() == ColumnOperation.PUT
-                            ? fit(record, change, schema.sparkSchema().fields()[slot].dataType())
+                            ? fit(record, change, slotTypes[slot])
                             : null;
         }
     }
 
     private Object fit(ChangeRecord record, ColumnChange change, DataType type) {
         CellValue value = change.value();
-        Optional<Object> converted = convertTo(value, type);
-        if (converted.isEmpty()) {
+        Object converted = catalystAs(value, type);
+        if (converted == NO_FIT) {
             throw invalid(record, change.name(), value, type.simpleString());
         }
-        return converted.get();
+        return converted;
     }
 
     /** The Catalyst value of {@code value} as {@code type}, or empty if it does not fit. */
     static Optional<Object> convertTo(CellValue value, DataType type) {
+        Object converted = catalystAs(value, type);
+        return converted == NO_FIT ? Optional.empty() : Optional.of(converted);
+    }
+
+    private static Object catalystAs(CellValue value, DataType type) {
         switch (value.type()) {
             case INTEGER:
                 return integerAs(value.asInteger(), type);
             case DOUBLE:
-                return type.equals(DataTypes.DoubleType)
-                        ? Optional.of(value.asDouble())
-                        : Optional.empty();
+                return type.equals(DataTypes.DoubleType) ? value.asDouble() : NO_FIT;
             case STRING:
                 return type.equals(DataTypes.StringType)
-                        ? Optional.of(UTF8String.fromString(value.asString()))
-                        : Optional.empty();
+                        ? UTF8String.fromString(value.asString())
+                        : NO_FIT;
             case BOOLEAN:
-                return type.equals(DataTypes.BooleanType)
-                        ? Optional.of(value.asBoolean())
-                        : Optional.empty();
+                return type.equals(DataTypes.BooleanType) ? value.asBoolean() : NO_FIT;
             case BINARY:
-                return type.equals(DataTypes.BinaryType)
-                        ? Optional.of(value.asBinary())
-                        : Optional.empty();
+                return type.equals(DataTypes.BinaryType) ? value.asBinary() : NO_FIT;
             default:
-                return Optional.empty();
+                return NO_FIT;
         }
     }
 
-    private static Optional<Object> integerAs(long v, DataType type) {
+    private static Object integerAs(long v, DataType type) {
         if (type.equals(DataTypes.LongType)) {
-            return Optional.of(v);
+            return v;
         }
         if (type.equals(DataTypes.IntegerType) && v == (int) v) {
-            return Optional.of((int) v);
+            return (int) v;
         }
         if (type.equals(DataTypes.ShortType) && v == (short) v) {
-            return Optional.of((short) v);
+            return (short) v;
         }
         if (type.equals(DataTypes.ByteType) && v == (byte) v) {
-            return Optional.of((byte) v);
+            return (byte) v;
         }
         if (type.equals(DataTypes.DoubleType) && Math.abs(v) <= EXACT_DOUBLE_LIMIT) {
-            return Optional.of((double) v);
+            return (double) v;
         }
-        return Optional.empty();
+        return NO_FIT;
     }
 
     private static Object catalystOf(CellValue value) {
@@ -228,16 +263,38 @@ final class ChangeRowConverter {
     }
 
     private void fillMetadata(ChangeRecord record, Object[] values) {
-        values[metadataBase] = UTF8String.fromString(record.action().name());
+        values[metadataBase] = ACTION_NAMES[record.action().ordinal()];
         values[metadataBase + 1] = commitTime(record);
-        values[metadataBase + 2] = UTF8String.fromString(record.channelId());
+        values[metadataBase + 2] = channelUtf8(record.channelId());
         SequenceInfo seq = record.sequence();
         values[metadataBase + 3] =
                 new GenericInternalRow(
                         new Object[] {seq.epoch(), seq.timestampMicros(), seq.rowIndex()});
-        Map<String, String> ops = new LinkedHashMap<>();
-        record.columns().forEach(c -> ops.put(c.name(), c.operation().name()));
-        values[metadataBase + 4] = stringMap(ops);
+        values[metadataBase + 4] = columnOps(record.columns());
+    }
+
+    private UTF8String channelUtf8(String channelId) {
+        if (channelId != lastChannelId && !channelId.equals(lastChannelId)) {
+            lastChannelId = channelId;
+            lastChannelUtf8 = UTF8String.fromString(channelId);
+        }
+        return lastChannelUtf8;
+    }
+
+    private ArrayBasedMapData columnOps(List<ColumnChange> columns) {
+        if (!layout.distinct) {
+            // A name repeated in one change: a map keeps its first position and last operation.
+            Map<String, String> ops = new LinkedHashMap<>();
+            columns.forEach(c -> ops.put(c.name(), c.operation().name()));
+            return stringMap(ops);
+        }
+        Object[] keys = new Object[columns.size()];
+        Object[] ops = new Object[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = layout.utf8Names[i];
+            ops[i] = OPERATION_NAMES[columns.get(i).operation().ordinal()];
+        }
+        return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(ops));
     }
 
     /**
@@ -251,15 +308,71 @@ final class ChangeRowConverter {
     }
 
     private static ArrayBasedMapData stringMap(Map<String, String> map) {
-        List<Object> keys = new ArrayList<>();
-        List<Object> vals = new ArrayList<>();
-        map.forEach(
-                (k, v) -> {
-                    keys.add(UTF8String.fromString(k));
-                    vals.add(UTF8String.fromString(v));
-                });
-        return new ArrayBasedMapData(
-                new GenericArrayData(keys.toArray()), new GenericArrayData(vals.toArray()));
+        Object[] keys = new Object[map.size()];
+        Object[] vals = new Object[keys.length];
+        int i = 0;
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            keys[i] = UTF8String.fromString(e.getKey());
+            vals[i] = UTF8String.fromString(e.getValue());
+            i++;
+        }
+        return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(vals));
+    }
+
+    /**
+     * The column names of the last converted record, with each one's attribute slot (-1 when the
+     * schema does not declare it) and UTF8String, and whether they are distinct.
+     */
+    private static final class ColumnLayout {
+        static final ColumnLayout EMPTY =
+                new ColumnLayout(new String[0], new int[0], new UTF8String[0], true);
+
+        final String[] names;
+        final int[] slots;
+        final UTF8String[] utf8Names;
+        final boolean distinct;
+
+        private ColumnLayout(
+                String[] names, int[] slots, UTF8String[] utf8Names, boolean distinct) {
+            this.names = names;
+            this.slots = slots;
+            this.utf8Names = utf8Names;
+            this.distinct = distinct;
+        }
+
+        /** This layout if {@code columns} have its names, else theirs. */
+        ColumnLayout matching(List<ColumnChange> columns, Map<String, Integer> attributeSlots) {
+            return sameNames(columns) ? this : of(columns, attributeSlots);
+        }
+
+        private boolean sameNames(List<ColumnChange> columns) {
+            if (columns.size() != names.length) {
+                return false;
+            }
+            for (int i = 0; i < names.length; i++) {
+                String name = columns.get(i).name();
+                if (name != names[i] && !name.equals(names[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static ColumnLayout of(
+                List<ColumnChange> columns, Map<String, Integer> attributeSlots) {
+            int n = columns.size();
+            String[] names = new String[n];
+            int[] slots = new int[n];
+            UTF8String[] utf8Names = new UTF8String[n];
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < n; i++) {
+                names[i] = columns.get(i).name();
+                slots[i] = attributeSlots.getOrDefault(names[i], -1);
+                utf8Names[i] = UTF8String.fromString(names[i]);
+                seen.add(names[i]);
+            }
+            return new ColumnLayout(names, slots, utf8Names, seen.size() == n);
+        }
     }
 
     private InvalidRecordException invalid(

@@ -134,6 +134,69 @@ class ChangeRowConverterTest {
     }
 
     @Test
+    void oneConverterFollowsRecordsWhoseColumnsAndChannelsChange() {
+        ChangeRowConverter c = converter(TYPED, false, false);
+        ChangeRecord first =
+                record(
+                        Action.PUT,
+                        List.of(
+                                put("name", CellValue.ofString("a")),
+                                put("qty", CellValue.ofInteger(1))));
+        ChangeRecord reordered =
+                record(
+                        Action.UPDATE,
+                        List.of(
+                                put("qty", CellValue.ofInteger(2)),
+                                put("other", CellValue.ofString("x")),
+                                new ColumnChange(
+                                        "name", ColumnOperation.DELETE_ONE_VERSION, null, 3)));
+        ChangeRecord elsewhere =
+                new ChangeRecord(
+                        Action.PUT,
+                        first.primaryKey(),
+                        List.of(put("price", CellValue.ofDouble(2.5))),
+                        first.sequence(),
+                        "p-4");
+
+        c.convert(first).orElseThrow();
+        InternalRow second = c.convert(reordered).orElseThrow();
+        InternalRow third = c.convert(elsewhere).orElseThrow();
+        InternalRow again = c.convert(first).orElseThrow();
+
+        assertThat(second.isNullAt(2)).isTrue();
+        assertThat(second.getInt(3)).isEqualTo(2);
+        assertThat(map(second.getMap(OP + 4)))
+                .containsExactlyEntriesOf(
+                        orderedMap("qty", "PUT", "other", "PUT", "name", "DELETE_ONE_VERSION"));
+        assertThat(third.isNullAt(3)).isTrue();
+        assertThat(third.getDouble(4)).isEqualTo(2.5);
+        assertThat(third.getUTF8String(OP + 2).toString()).isEqualTo("p-4");
+        assertThat(map(third.getMap(OP + 4))).containsExactlyEntriesOf(orderedMap("price", "PUT"));
+        assertThat(again.getUTF8String(2).toString()).isEqualTo("a");
+        assertThat(again.getUTF8String(OP + 2).toString()).isEqualTo("p-3");
+        assertThat(map(again.getMap(OP + 4)))
+                .containsExactlyEntriesOf(orderedMap("name", "PUT", "qty", "PUT"));
+    }
+
+    @Test
+    void aColumnRepeatedInOneChangeTakesItsLastOperationAtItsFirstPosition() {
+        ChangeRecord r =
+                record(
+                        Action.UPDATE,
+                        List.of(
+                                new ColumnChange(
+                                        "qty", ColumnOperation.DELETE_ONE_VERSION, null, 1),
+                                put("name", CellValue.ofString("b")),
+                                put("qty", CellValue.ofInteger(5))));
+
+        InternalRow row = converter(TYPED, false, false).convert(r).orElseThrow();
+
+        assertThat(row.getInt(3)).isEqualTo(5);
+        assertThat(map(row.getMap(OP + 4)))
+                .containsExactlyEntriesOf(orderedMap("qty", "PUT", "name", "PUT"));
+    }
+
+    @Test
     void withoutUserSchemaValuesAreStringsInOneMap() {
         ChangeRecord r =
                 record(
