@@ -39,43 +39,10 @@ public final class TablestoreCdcSourceConfig implements Serializable {
     /** The end position of a bounded source; null for a continuous one. */
     private final Instant stopAt;
 
-    /** Values as the builder validated them; {@code stsToken} and {@code metaTable} may be null. */
-    public TablestoreCdcSourceConfig(
-            String endpoint,
-            String instanceName,
-            String accessKeyId,
-            String accessKeySecret,
-            String stsToken,
-            String tableName,
-            String tunnelName,
-            TunnelCreation tunnelCreation,
-            StartPosition startPosition,
-            String metaTable,
-            Duration discoveryInterval,
-            Duration heartbeatInterval,
-            Duration heartbeatTimeout,
-            boolean skipInvalidData,
-            boolean ignoreDelete) {
-        this(
-                endpoint,
-                instanceName,
-                accessKeyId,
-                accessKeySecret,
-                stsToken,
-                tableName,
-                tunnelName,
-                tunnelCreation,
-                startPosition,
-                metaTable,
-                discoveryInterval,
-                heartbeatInterval,
-                heartbeatTimeout,
-                skipInvalidData,
-                ignoreDelete,
-                Optional.empty());
-    }
-
-    /** As above, with the end position of a bounded source. */
+    /**
+     * Values as the builder validated them; {@code stsToken} and {@code metaTable} may be null,
+     * {@code stopAt} is the end position of a bounded source.
+     */
     public TablestoreCdcSourceConfig(
             String endpoint,
             String instanceName,
