@@ -2,6 +2,7 @@ package io.tablestorecdc.e2e;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
+import io.tablestorecdc.emulator.IdempotentWriteRetry;
 import java.io.Serializable;
 
 /**
@@ -19,7 +20,8 @@ public record DemoTarget(
 
     /** A client whose row writes are retried after a connection failure (all are upserts). */
     public SyncClient syncClient() {
-        return IdempotentWriteRetry.syncClient(this);
+        return IdempotentWriteRetry.syncClient(
+                endpoint(), accessKeyId(), accessKeySecret(), instanceName());
     }
 
     public TunnelClient tunnelClient() {

@@ -21,6 +21,7 @@ import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
+import io.tablestorecdc.emulator.IdempotentWriteRetry;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,12 +56,7 @@ final class CdcTestBed implements AutoCloseable {
 
     CdcTestBed() {
         emulator = TablestoreEmulator.builder().accessKeySecret(SECRET).build().start();
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        sync = IdempotentWriteRetry.syncClient(emulator);
         spark =
                 SparkSession.builder()
                         .master("local[2]")

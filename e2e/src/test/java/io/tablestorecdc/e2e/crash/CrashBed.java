@@ -5,7 +5,6 @@ import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.e2e.DemoTarget;
-import io.tablestorecdc.e2e.IdempotentWriteRetry;
 import io.tablestorecdc.e2e.orders.OrdersTable;
 import io.tablestorecdc.e2e.orders.TableDiff;
 import io.tablestorecdc.e2e.orders.Workload;
@@ -55,7 +54,7 @@ final class CrashBed implements AutoCloseable {
         this.random = new Random(seed);
         emulator = TablestoreEmulator.builder().build().start();
         emulator.tables().addListener(truth);
-        client = IdempotentWriteRetry.syncClient(target());
+        client = target().syncClient();
         OrdersTable.create(client, TABLE);
         OrdersTable.create(client, REPLICA);
         workload = new Workload(client, TABLE, seed);

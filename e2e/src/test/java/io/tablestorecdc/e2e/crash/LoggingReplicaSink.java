@@ -2,7 +2,6 @@ package io.tablestorecdc.e2e.crash;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import io.tablestorecdc.e2e.DemoTarget;
-import io.tablestorecdc.e2e.IdempotentWriteRetry;
 import io.tablestorecdc.e2e.orders.OrderChange;
 import io.tablestorecdc.e2e.orders.OrderReplica;
 import java.nio.file.Path;
@@ -54,7 +53,7 @@ final class LoggingReplicaSink extends RichSinkFunction<SequencedChange>
     @Override
     public void open(Configuration parameters) {
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        client = IdempotentWriteRetry.syncClient(target);
+        client = target.syncClient();
         replica = new OrderReplica(client, replicaTable);
         buffer = new ArrayList<>();
         changeLog = Path.of(changeLogPrefix + "-sink-" + subtask + ".changes");

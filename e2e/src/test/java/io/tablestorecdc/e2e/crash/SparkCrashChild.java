@@ -2,7 +2,6 @@ package io.tablestorecdc.e2e.crash;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import io.tablestorecdc.e2e.DemoTarget;
-import io.tablestorecdc.e2e.IdempotentWriteRetry;
 import io.tablestorecdc.e2e.orders.OrderChange;
 import io.tablestorecdc.e2e.orders.OrderReplica;
 import io.tablestorecdc.e2e.orders.OrdersTable;
@@ -49,7 +48,7 @@ public final class SparkCrashChild {
     public static void main(String[] argv) throws Exception {
         ChildArgs args = new ChildArgs(argv);
         DemoTarget target = args.target();
-        SyncClient client = IdempotentWriteRetry.syncClient(target);
+        SyncClient client = target.syncClient();
         SparkCrashChild sink =
                 new SparkCrashChild(
                         args.path("changeLog"),

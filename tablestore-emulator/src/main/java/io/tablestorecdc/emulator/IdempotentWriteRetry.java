@@ -1,4 +1,4 @@
-package io.tablestorecdc.e2e;
+package io.tablestorecdc.emulator;
 
 import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.ClientException;
@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The SDK's default retries, plus row writes retried after a client-side failure. The SDK does not
  * retry a write whose connection failed, because it cannot know whether it was applied; for the
- * demo and its tests that is safe: the replicas' writes are upserts and deletes by key (applying
- * one twice leaves the same row), and a workload write applied twice changes nothing a replica
- * compares (the crash tests' audit reads the writes the emulator acknowledged). It matters on a
- * loaded machine: a pooled keep-alive connection that the server closed fails the next request
- * before it is sent.
+ * demo and the tests, which write through it, that is safe: the replicas' writes are upserts and
+ * deletes by key (applying one twice leaves the same row), and a workload write applied twice
+ * changes nothing a replica compares (the crash tests' audit reads the writes the emulator
+ * acknowledged). It matters on a loaded machine: a pooled keep-alive connection that the server
+ * closed fails the next request before it is sent.
  */
 public final class IdempotentWriteRetry extends DefaultRetryStrategy {
 
@@ -32,16 +32,21 @@ public final class IdempotentWriteRetry extends DefaultRetryStrategy {
         super(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
-    /** A client of {@code target} whose row writes are retried like reads. */
-    public static SyncClient syncClient(DemoTarget target) {
+    /** A client whose row writes are retried like reads. */
+    public static SyncClient syncClient(
+            String endpoint, String accessKeyId, String accessKeySecret, String instanceName) {
         ClientConfiguration config = new ClientConfiguration();
         config.setRetryStrategy(new IdempotentWriteRetry());
-        return new SyncClient(
-                target.endpoint(),
-                target.accessKeyId(),
-                target.accessKeySecret(),
-                target.instanceName(),
-                config);
+        return new SyncClient(endpoint, accessKeyId, accessKeySecret, instanceName, config);
+    }
+
+    /** A client of {@code emulator} whose row writes are retried like reads. */
+    public static SyncClient syncClient(TablestoreEmulator emulator) {
+        return syncClient(
+                emulator.endpoint(),
+                emulator.accessKeyId(),
+                emulator.accessKeySecret(),
+                emulator.instanceName());
     }
 
     @Override
