@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
 
@@ -113,24 +112,12 @@ final class BatchPlanner {
         }
         List<ChannelBacklog> out = new ArrayList<>();
         for (CompletableFuture<ChannelBacklog> backlog : pending) {
-            ChannelBacklog known = joined(backlog);
+            ChannelBacklog known = SourceConnection.joined(backlog);
             if (known.records() > 0) {
                 out.add(known);
             }
         }
         return out;
-    }
-
-    /** The probe's own failure (a TunnelException, say), not the future's wrapper. */
-    private static ChannelBacklog joined(CompletableFuture<ChannelBacklog> backlog) {
-        try {
-            return backlog.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
     }
 
     /**
@@ -151,7 +138,7 @@ final class BatchPlanner {
      * A lower bound of what reading the channel now would deliver (0: nothing, not even its end),
      * probing the channel only when {@link ProbeDecision} asks for it. A channel read without a
      * probe has an unknown, possibly large backlog. Probes run in parallel on the connection's
-     * probe threads.
+     * request threads.
      */
     private CompletableFuture<ChannelBacklog> backlog(
             TablestoreOffset start, ChannelCheckpoint entry) {
@@ -160,7 +147,7 @@ final class BatchPlanner {
                     CompletableFuture.completedFuture(
                             new ChannelBacklog(entry, ChannelBacklog.LARGE));
             case WAIT -> CompletableFuture.completedFuture(new ChannelBacklog(entry, 0));
-            case PROBE -> CompletableFuture.supplyAsync(() -> probe(entry), connection.probes());
+            case PROBE -> CompletableFuture.supplyAsync(() -> probe(entry), connection.requests());
         };
     }
 

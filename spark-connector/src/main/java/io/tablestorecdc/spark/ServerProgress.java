@@ -5,8 +5,20 @@ import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,40 +27,130 @@ import org.slf4j.LoggerFactory;
  * the Tablestore console shows, and the {@code finished} that lets the server open children.
  *
  * <p>Only for visibility and lineage: correctness never depends on a push having happened. A failed
- * push is retried with the next committed batch, which re-plans from what was acknowledged.
+ * push is retried with the next committed batch, which re-plans from what was acknowledged. So a
+ * push of positions only runs in the background, one batch at a time, skipping to the newest
+ * committed batch: the Tunnel API takes one request per channel, and a thousand channels pushed
+ * before planning took most of a batch's driver time. A push that finishes channels is made before
+ * {@link #pushCommitted} returns, so the next planning can see the children it opens.
  */
-final class ServerProgress {
+final class ServerProgress implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerProgress.class);
 
+    /** How long stopping waits for the last push (the next consumer starts from it). */
+    static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(30);
+
     private final SourceConnection connection;
+    private final ExecutorService pusher;
+    private final AtomicReference<BatchSnapshot> newest = new AtomicReference<>();
+    private final AtomicReference<TunnelException> stopping = new AtomicReference<>();
+    private final Object pushLock = new Object();
     private Map<String, ChannelPosition> pushed = Map.of();
     private Optional<BatchToken> lastPushed = Optional.empty();
 
-    ServerProgress(SourceConnection connection) {
+    ServerProgress(SourceConnection connection, String tunnelName) {
         this.connection = connection;
+        this.pusher =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "tablestore-cdc-progress-" + tunnelName);
+                            t.setDaemon(true);
+                            return t;
+                        });
     }
 
-    /** Pushes {@code committed}, which the engine has durably committed. Idempotent per token. */
-    synchronized void push(BatchSnapshot committed) {
-        if (lastPushed.equals(Optional.of(committed.token()))) {
+    /**
+     * Pushes {@code committed}, which the engine has durably committed: in the background, unless
+     * it finishes a channel. Idempotent per token. Throws a failure of an earlier push that stopped
+     * the tunnel client.
+     */
+    void pushCommitted(BatchSnapshot committed) {
+        throwIfStopped();
+        if (plan(committed).finishes().isEmpty()) {
+            newest.set(committed);
+            pusher.execute(this::pushNewest);
             return;
         }
-        ServerCommitPlan plan = ServerCommitPlan.forCommitted(committed, pushed);
+        flush();
+        push(committed);
+        throwIfStopped();
+    }
+
+    /** Waits until every push asked for so far was made (or failed). */
+    void flush() {
         try {
-            plan.positions().forEach(connection.session()::checkpoint);
-            plan.finishes()
-                    .forEach(id -> connection.session().checkpoint(id, ChannelPosition.finished()));
+            pusher.submit(() -> {}).get(FLUSH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("The last progress push to the tunnel server did not end: {}", e.toString());
+        }
+    }
+
+    /** Makes the pending push, then stops the pusher. */
+    @Override
+    public void close() {
+        if (!pusher.isShutdown()) {
+            flush();
+        }
+        pusher.shutdownNow();
+    }
+
+    private void throwIfStopped() {
+        TunnelException e = stopping.get();
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    private void pushNewest() {
+        BatchSnapshot committed = newest.getAndSet(null);
+        if (committed != null) {
+            push(committed);
+        }
+    }
+
+    private synchronized ServerCommitPlan plan(BatchSnapshot committed) {
+        return ServerCommitPlan.forCommitted(committed, pushed);
+    }
+
+    private synchronized boolean alreadyPushed(BatchSnapshot committed) {
+        return lastPushed.equals(Optional.of(committed.token())) || stopping.get() != null;
+    }
+
+    private synchronized void pushed(BatchSnapshot committed, ServerCommitPlan plan) {
+        pushed = plan.pushedAfter(pushed);
+        lastPushed = Optional.of(committed.token());
+    }
+
+    /** One push at a time; the state lock is held only around planning and recording. */
+    private void push(BatchSnapshot committed) {
+        synchronized (pushLock) {
+            if (!alreadyPushed(committed)) {
+                ServerCommitPlan plan = plan(committed);
+                if (send(committed, plan)) {
+                    pushed(committed, plan);
+                }
+            }
+        }
+    }
+
+    private boolean send(BatchSnapshot committed, ServerCommitPlan plan) {
+        Map<String, ChannelPosition> all = new TreeMap<>(plan.positions());
+        plan.finishes().forEach(id -> all.put(id, ChannelPosition.finished()));
+        try {
+            checkpointAll(all);
         } catch (TunnelException e) {
             if (e.stopsClient()) {
-                throw e;
+                stopping.compareAndSet(null, e);
+                return false;
             }
             LOG.warn(
                     "Could not push the progress of batch {} to the tunnel server; retrying with"
                             + " the next batch: {}",
                     committed.token(),
                     e.getMessage());
-            return;
+            return false;
         }
         if (!plan.finishes().isEmpty()) {
             connection.markFinished(plan.finishes());
@@ -56,7 +158,46 @@ final class ServerProgress {
             // sooner.
             connection.session().heartbeatOnce();
         }
-        pushed = plan.pushedAfter(pushed);
-        lastPushed = Optional.of(committed.token());
+        return true;
+    }
+
+    /**
+     * One checkpoint request per channel, several at once. Waits for every request (none may still
+     * run when the next batch is pushed), then throws the first failure, preferring one that stops
+     * the client.
+     */
+    private void checkpointAll(Map<String, ChannelPosition> positions) {
+        List<CompletableFuture<Void>> requests = new ArrayList<>(positions.size());
+        positions.forEach(
+                (id, position) ->
+                        requests.add(
+                                CompletableFuture.runAsync(
+                                        () -> connection.session().checkpoint(id, position),
+                                        connection.requests())));
+        List<TunnelException> failures = new ArrayList<>();
+        requests.forEach(request -> failureOf(request).ifPresent(failures::add));
+        Optional<TunnelException> first =
+                failures.stream()
+                        .filter(TunnelException::stopsClient)
+                        .findFirst()
+                        .or(() -> failures.stream().findFirst());
+        if (first.isPresent()) {
+            throw first.get();
+        }
+    }
+
+    private static Optional<TunnelException> failureOf(CompletableFuture<Void> request) {
+        try {
+            request.join();
+            return Optional.empty();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof TunnelException cause) {
+                return Optional.of(cause);
+            }
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.ChannelListCache;
 import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
+import io.tablestorecdc.checkpoint.merge.ServerCheckpoints;
 import io.tablestorecdc.checkpoint.meta.MetaRow;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
@@ -34,6 +35,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -58,7 +61,7 @@ final class SourceConnection implements AutoCloseable {
     private static final long RENEW_EVERY_MILLIS = Duration.ofSeconds(20).toMillis();
     private static final Duration LISTING_TTL = Duration.ofSeconds(5);
     private static final String CLIENT_TAG = "tablestore-cdc-spark";
-    private static final int PROBE_THREADS = 8;
+    private static final int REQUEST_THREADS = 8;
 
     private final TablestoreSourceOptions options;
     private final SdkMetaTableClient metaClient;
@@ -67,7 +70,7 @@ final class SourceConnection implements AutoCloseable {
     private final TunnelProxy proxy;
     private final TunnelDescription tunnel;
     private final ScheduledExecutorService scheduler;
-    private final ExecutorService probes;
+    private final ExecutorService requests;
     private final Map<String, ChannelPosition> adoptions = new HashMap<>();
     private volatile OwnerLease lease;
     private volatile RuntimeException failure;
@@ -85,11 +88,12 @@ final class SourceConnection implements AutoCloseable {
         this.metaStore = new MetaStore(new OwnerCheckedClient(metaClient));
         this.proxy = proxy;
         this.tunnel = tunnel;
-        this.probes =
+        this.requests =
                 Executors.newFixedThreadPool(
-                        PROBE_THREADS,
+                        REQUEST_THREADS,
                         r -> {
-                            Thread t = new Thread(r, "tablestore-cdc-probe-" + tunnel.tunnelName());
+                            Thread t =
+                                    new Thread(r, "tablestore-cdc-requests-" + tunnel.tunnelName());
                             t.setDaemon(true);
                             return t;
                         });
@@ -320,11 +324,42 @@ final class SourceConnection implements AutoCloseable {
                         tunnel.type(),
                         Optional.of(session.clientId().clientId()),
                         options.onVanishedChannel());
+        List<ServerChannel> channels = listing.channels();
         MergeResult result =
-                merger.merge(committed, listing.channels(), this::serverCheckpoint, history);
+                merger.merge(committed, channels, serverCheckpoints(committed, channels), history);
         result.warnings().forEach(LOG::warn);
         recordAdoptions(result);
         return result;
+    }
+
+    /**
+     * A first start adopts every channel at its server checkpoint: those are fetched at once (one
+     * request per channel; one after another they took most of a first batch with many channels).
+     * Later merges look up only the few channels they adopt.
+     */
+    private ServerCheckpoints serverCheckpoints(
+            Optional<BatchSnapshot> committed, List<ServerChannel> channels) {
+        if (committed.isPresent()) {
+            return this::serverCheckpoint;
+        }
+        Map<String, CompletableFuture<Optional<ChannelPosition>>> fetching = new HashMap<>();
+        for (ServerChannel channel : channels) {
+            String id = channel.channelId();
+            fetching.put(id, CompletableFuture.supplyAsync(() -> serverCheckpoint(id), requests));
+        }
+        return id -> fetching.containsKey(id) ? joined(fetching.get(id)) : serverCheckpoint(id);
+    }
+
+    /** The request's own failure (a TunnelException, say), not the future's wrapper. */
+    static <T> T joined(CompletableFuture<T> request) {
+        try {
+            return request.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     /** Empty when the server has no checkpoint yet (a WAIT child may have none). */
@@ -387,16 +422,16 @@ final class SourceConnection implements AutoCloseable {
         return metaStore;
     }
 
-    /** Runs the planning probes of several channels at once. */
-    ExecutorService probes() {
-        return probes;
+    /** Runs per-channel requests of the driver (planning probes, progress pushes) at once. */
+    ExecutorService requests() {
+        return requests;
     }
 
     /** Releases the lease and the tunnel client so that the next consumer can start at once. */
     @Override
     public void close() {
         scheduler.shutdownNow();
-        probes.shutdownNow();
+        requests.shutdownNow();
         if (session != null) {
             session.close();
         }

@@ -66,7 +66,7 @@ final class TablestoreMicroBatchStream
         if (connection == null) {
             connection = SourceConnection.open(options, checkpointLocation);
             planner = new BatchPlanner(connection, options);
-            progress = new ServerProgress(connection);
+            progress = new ServerProgress(connection, options.tunnelName());
         }
         connection.checkHealthy();
         return connection;
@@ -251,13 +251,14 @@ final class TablestoreMicroBatchStream
 
     private void pushCommitted(TablestoreOffset committed) {
         if (committed.batch() > 0) {
-            progress.push(planner.snapshot(committed.token()));
+            progress.pushCommitted(planner.snapshot(committed.token()));
         }
     }
 
     @Override
     public synchronized void stop() {
         if (connection != null) {
+            progress.close();
             connection.close();
             connection = null;
         }
