@@ -2,6 +2,7 @@ package io.tablestorecdc.flink.source.reader;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.tunnel.PageReadAhead;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
@@ -33,7 +36,10 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
  * <p>A channel whose response said "no more records right now" is polled again only after a short
  * back-off, so idle stream channels cost one small request per back-off. A {@code finished} next
  * token finishes the split. Reads use the enumerator's tunnel client id, which arrives by event.
- * Paused channels (watermark alignment) are not read until resumed.
+ * Paused channels (watermark alignment) are not read until resumed. While the engine handles one
+ * response, the next due channel's page is already requested ({@link PageReadAhead}: two requests
+ * in flight per reader, one page of memory more), except with an end position, where a read's start
+ * time decides whether a caught-up channel has stopped.
  *
  * <p>With an end position ({@code scan.bounded.stop-at}) a channel's split also ends, as
  * <em>stopped</em>, at its first record committed after the end, or when a read that started at
@@ -52,6 +58,8 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
     private static final long MAX_WAIT_MILLIS = 100;
 
     private final TunnelProxy proxy;
+    private final ExecutorService aheadThread;
+    private final PageReadAhead ahead;
     private final Supplier<Optional<TunnelClientId>> client;
     private final Map<String, ChannelCursor> cursors = new LinkedHashMap<>();
     private final Set<String> paused = new HashSet<>();
@@ -74,6 +82,14 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
             FetchedChannels fetched,
             Optional<Instant> stopAt) {
         this.proxy = proxy;
+        this.aheadThread =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "tablestore-cdc-read-ahead");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        this.ahead = new PageReadAhead(proxy, aheadThread);
         this.client = client;
         this.fetched = fetched;
         this.stopAtMicros =
@@ -91,6 +107,7 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
         }
         ChannelCursor cursor = next.get();
         read(id.get(), cursor, out);
+        requestNextPage(id.get());
         return out.build();
     }
 
@@ -100,7 +117,7 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
         long startedMillis = fetched.nowMillis();
         ReadResult result;
         try {
-            result = proxy.readRecords(id, cursor.channelId(), cursor.position().token());
+            result = ahead.read(id, cursor.channelId(), cursor.position().token());
         } catch (TunnelException e) {
             throw new IOException(
                     "Reading channel " + cursor.channelId() + " failed: " + e.getMessage(), e);
@@ -119,6 +136,13 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
         // Round robin: the channel just read goes to the back.
         if (cursors.remove(cursor.channelId()) != null) {
             cursors.put(cursor.channelId(), cursor);
+        }
+    }
+
+    /** Asks for the page the next fetch will read, while this fetch's records are handled. */
+    private void requestNextPage(TunnelClientId id) {
+        if (stopAtMicros == Long.MAX_VALUE) {
+            nextDue().ifPresent(c -> ahead.request(id, c.channelId(), c.position().token()));
         }
     }
 
@@ -200,6 +224,8 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
 
     @Override
     public void close() {
+        ahead.drop();
+        aheadThread.shutdown(); // a request in flight ends on its own; its page is dropped
         proxy.close();
     }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.tunnel.ForwardingTunnelProxy;
+import io.tablestorecdc.checkpoint.tunnel.ReadResult;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
@@ -14,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -176,6 +180,60 @@ class ChannelSplitReaderTest {
         assertThat(records).hasSize(5);
         assertThat(records.get(4).after()).isEqualTo(ChannelPosition.finished());
         assertThat(fetched.takeStopped("a")).isFalse();
+    }
+
+    @Test
+    void theNextChannelsPageIsRequestedWhileTheEngineHandlesThisOne() throws Exception {
+        server.channel("b", ChannelType.STREAM).append("b", 10, 11).seal("b");
+        ConcurrentLinkedQueue<String> requested = new ConcurrentLinkedQueue<>();
+        ChannelSplitReader ahead =
+                new ChannelSplitReader(
+                        new ForwardingTunnelProxy(server.proxy()) {
+                            @Override
+                            public ReadResult readRecords(
+                                    TunnelClientId c, String channelId, String token) {
+                                requested.add(token);
+                                return super.readRecords(c, channelId, token);
+                            }
+                        },
+                        () -> Optional.ofNullable(client.get()));
+        ahead.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                split(ChannelPosition.at("a@0")),
+                                new ChannelSplit(
+                                        "b", ChannelType.STREAM, ChannelPosition.at("b@0")))));
+
+        ahead.fetch(); // reads a@0, asks for b@0 ahead
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!requested.contains("b@0")) {
+            assertThat(System.nanoTime()).as("b@0 requested ahead").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        List<PositionedRecord> records = new ArrayList<>();
+        Set<String> finished = new java.util.TreeSet<>();
+        for (int i = 0; i < 20 && finished.size() < 2; i++) {
+            RecordsWithSplitIds<PositionedRecord> batch = ahead.fetch();
+            while (batch.nextSplit() != null) {
+                PositionedRecord r;
+                while ((r = batch.nextRecordFromSplit()) != null) {
+                    records.add(r);
+                }
+            }
+            finished.addAll(batch.finishedSplits());
+        }
+        ahead.close();
+
+        assertThat(requested).containsOnlyOnce("b@0");
+        assertThat(finished).containsExactlyInAnyOrder("a", "b");
+        assertThat(records)
+                .extracting(r -> RecordStrings.render(r.record()))
+                .containsExactly(
+                        "PUT id=10 v='v10'",
+                        "PUT id=11 v='v11'",
+                        "PUT id=3 v='v3'",
+                        "PUT id=4 v='v4'",
+                        "PUT id=5 v='v5'");
     }
 
     private ChannelSplitReader boundedAt(Instant stopAt, FetchedChannels fetched) {
