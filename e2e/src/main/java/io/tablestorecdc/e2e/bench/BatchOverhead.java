@@ -50,7 +50,8 @@ final class BatchOverhead {
     }
 
     /**
-     * Median ms per phase over the batches with data; per batch (medians of the differences between
+     * Median ms per phase over the batches with data after the first (which holds query start-up:
+     * its driver time is reported on its own); per batch (medians of the differences between
      * consecutive progress events): table-API requests (the meta table), tunnel requests, of them
      * readrecords, and meta rows written; meta rows alive after the query.
      */
@@ -60,6 +61,7 @@ final class BatchOverhead {
             int batches,
             Map<String, Long> medianMs,
             long driverMs,
+            long firstBatchDriverMs,
             double metaRequestsPerBatch,
             double tunnelRequestsPerBatch,
             double readRecordsPerBatch,
@@ -93,7 +95,8 @@ final class BatchOverhead {
         }
         List<StreamingQueryProgress> withData =
                 progress.stream().filter(p -> p.numInputRows() > 0).toList();
-        Map<String, Long> medians = medians(withData);
+        Map<String, Long> medians = medians(afterFirst(withData));
+        Map<String, Long> first = medians(withData.subList(0, Math.min(1, withData.size())));
         List<Mark> deltas = deltas(marks);
         return new Figures(
                 channels,
@@ -101,6 +104,7 @@ final class BatchOverhead {
                 withData.size(),
                 medians,
                 DRIVER_PHASES.stream().mapToLong(medians::get).sum(),
+                DRIVER_PHASES.stream().mapToLong(first::get).sum(),
                 median(deltas, m -> m.requests().table()),
                 median(deltas, m -> m.requests().tunnel()),
                 median(deltas, m -> m.requests().get("tunnel/readrecords")),
@@ -149,7 +153,12 @@ final class BatchOverhead {
                 }
             }
         }
-        return deltas.size() > 1 ? deltas.subList(1, deltas.size()) : deltas;
+        return afterFirst(deltas);
+    }
+
+    /** The batches after the first, when there are any (the first holds query start-up). */
+    private static <T> List<T> afterFirst(List<T> batches) {
+        return batches.size() > 1 ? batches.subList(1, batches.size()) : batches;
     }
 
     private static double median(List<Mark> deltas, java.util.function.ToLongFunction<Mark> f) {

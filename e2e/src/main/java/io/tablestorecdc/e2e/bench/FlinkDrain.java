@@ -32,7 +32,7 @@ final class FlinkDrain {
 
     private static final int PARALLELISM = 2;
     // The sink runs in this JVM (a local mini cluster), so plain statics are the simplest channel.
-    private static final AtomicLong SEEN = new AtomicLong();
+    private static volatile CountWindow seen = new CountWindow(1);
     private static final AtomicLong FIRST_NANOS = new AtomicLong();
 
     private final TablestoreEmulator emulator;
@@ -41,7 +41,11 @@ final class FlinkDrain {
         this.emulator = emulator;
     }
 
-    Measurement drain(String table, String tunnel, long expected) throws Exception {
+    /**
+     * Drains the tunnel's backlog of {@code expected} records, counting them into {@code window}.
+     */
+    Measurement drain(String table, String tunnel, long expected, CountWindow window)
+            throws Exception {
         return run(
                 "flink",
                 env ->
@@ -49,14 +53,15 @@ final class FlinkDrain {
                                 source(emulator, table, tunnel),
                                 WatermarkStrategy.noWatermarks(),
                                 "changes"),
-                expected);
+                expected,
+                window);
     }
 
     /**
      * The engine's own ceiling: the same job shape over a bounded in-memory source of the same keys
      * (a parallel number sequence mapped to an array, parallelism 2), into the same sink.
      */
-    Measurement drainInMemory(List<String> keys) throws Exception {
+    Measurement drainInMemory(List<String> keys, CountWindow window) throws Exception {
         InMemoryKeys.KEYS = keys.toArray(String[]::new);
         return run(
                 "flink-memory",
@@ -66,15 +71,17 @@ final class FlinkDrain {
                                         new InMemoryKeys(), keys.size(), Types.STRING),
                                 WatermarkStrategy.noWatermarks(),
                                 "in-memory keys"),
-                keys.size());
+                keys.size(),
+                window);
     }
 
     private Measurement run(
             String consumer,
             Function<StreamExecutionEnvironment, DataStream<String>> source,
-            long expected)
+            long expected,
+            CountWindow window)
             throws Exception {
-        SEEN.set(0);
+        seen = window;
         FIRST_NANOS.set(0);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
@@ -84,7 +91,7 @@ final class FlinkDrain {
         try {
             awaitCount(expected, start);
             long end = System.nanoTime();
-            return new Measurement(consumer, SEEN.get(), end - start, end - FIRST_NANOS.get());
+            return new Measurement(consumer, seen.count(), end - start, end - FIRST_NANOS.get());
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
             job.getJobExecutionResult().handle((r, e) -> null).get(60, TimeUnit.SECONDS);
@@ -93,10 +100,10 @@ final class FlinkDrain {
 
     private static void awaitCount(long expected, long start) throws InterruptedException {
         long deadline = start + TimeUnit.MINUTES.toNanos(5);
-        while (SEEN.get() < expected) {
+        while (seen.count() < expected) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(
-                        "Flink saw " + SEEN.get() + " of " + expected + " records in 5 minutes");
+                        "Flink saw " + seen.count() + " of " + expected + " records in 5 minutes");
             }
             Thread.sleep(5);
         }
@@ -149,7 +156,7 @@ final class FlinkDrain {
         }
     }
 
-    /** Counts records; discards them. */
+    /** Counts records into the run's window (one atomic add per record); discards them. */
     private static final class CountingSink implements SinkFunction<String> {
         private static final long serialVersionUID = 1L;
 
@@ -158,7 +165,7 @@ final class FlinkDrain {
             if (FIRST_NANOS.get() == 0) {
                 FIRST_NANOS.compareAndSet(0, System.nanoTime());
             }
-            SEEN.incrementAndGet();
+            seen.add(1);
         }
     }
 }

@@ -38,7 +38,7 @@ final class OverheadPart {
         say("%nOverhead per Spark micro-batch (medians over batches with data; ms):");
         for (int c : channels) {
             int rowsPerChannel = c <= SMALL ? 200 : 4;
-            int batches = c <= SMALL ? 4 : 2;
+            int batches = 4;
             BenchTable table = bench.table("scale" + c);
             table.create(c, (long) c * rowsPerChannel);
             table.createStreamTunnel("overhead");
@@ -99,13 +99,15 @@ final class OverheadPart {
 
     private static void print(BatchOverhead.Figures f, double seconds) {
         say(
-                "  %4d channels (%d rows each), %d batches: driver outside tasks %d ms [%s];"
+                "  %4d channels (%d rows each), %d batches: driver outside tasks %d ms (first"
+                        + " batch %d ms) [%s];"
                         + " per batch: %.0f meta requests, %.1f meta rows written, %.0f tunnel"
                         + " requests (%.0f readrecords); meta rows kept %d  (%.0f s)",
                 f.channels(),
                 f.rowsPerChannel(),
                 f.batches(),
                 f.driverMs(),
+                f.firstBatchDriverMs(),
                 BatchOverhead.format(f.medianMs()),
                 f.metaRequestsPerBatch(),
                 f.metaRowsPerBatch(),

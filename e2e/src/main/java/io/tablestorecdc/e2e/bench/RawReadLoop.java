@@ -31,8 +31,11 @@ final class RawReadLoop {
         this.label = label;
     }
 
-    /** A fresh client reads every channel from its server checkpoint until it has no more. */
-    Measurement drain(String tunnelId) throws Exception {
+    /**
+     * A fresh client reads every channel from its server checkpoint until it has no more, adding
+     * each response's records to {@code window} as it reads them.
+     */
+    Measurement drain(String tunnelId, CountWindow window) throws Exception {
         long start = System.nanoTime();
         String clientId =
                 tunnels.connectTunnel(
@@ -46,7 +49,7 @@ final class RawReadLoop {
         try {
             List<Future<Long>> reads = new ArrayList<>();
             for (Channel channel : held) {
-                reads.add(pool.submit(() -> readChannel(tunnelId, clientId, channel)));
+                reads.add(pool.submit(() -> readChannel(tunnelId, clientId, channel, window)));
             }
             long records = 0;
             for (Future<Long> read : reads) {
@@ -60,7 +63,8 @@ final class RawReadLoop {
         }
     }
 
-    private long readChannel(String tunnelId, String clientId, Channel channel) {
+    private long readChannel(
+            String tunnelId, String clientId, Channel channel, CountWindow window) {
         String id = channel.getChannelId();
         String token =
                 tunnels.getCheckpoint(new GetCheckpointRequest(tunnelId, clientId, id))
@@ -70,6 +74,7 @@ final class RawReadLoop {
             ReadRecordsResponse response =
                     tunnels.readRecords(new ReadRecordsRequest(tunnelId, clientId, id, token));
             records += response.getRecords().size();
+            window.add(response.getRecords().size());
             boolean more = Boolean.TRUE.equals(response.getMayMoreRecord());
             if (!more && response.getRecords().isEmpty()) {
                 break;

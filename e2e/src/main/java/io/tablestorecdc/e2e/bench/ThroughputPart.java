@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.types.StructType;
 
@@ -14,7 +16,9 @@ import org.apache.spark.sql.types.StructType;
  * Parts {@code throughput} and {@code ceilings}: each consumer drains the same 16-channel backlog
  * (or, for the in-memory ceilings, holds as many rows), once as a warm-up and then {@code runs}
  * times interleaved; the median run is reported, with its ratio to the raw SDK loop (throughput)
- * and each engine's ratio to its in-memory source (ceilings).
+ * and each engine's ratio to its in-memory source (ceilings). Around each drain the JVM's CPU time
+ * is split into the in-process emulator server's and the consumer's; consumers that see their
+ * records arrive also report the rate between their 10 % and 90 % record.
  */
 final class ThroughputPart {
 
@@ -26,10 +30,13 @@ final class ThroughputPart {
         this.settings = bench.settings();
     }
 
-    /** One kind of consumer: how to run it the r-th time (r = -1 is the warm-up). */
+    /**
+     * One kind of consumer: how to run it the r-th time (r = -1 is the warm-up), counting the
+     * records into {@code window} where it sees them arrive.
+     */
     @FunctionalInterface
     private interface Consumer {
-        Measurement drain(int run) throws Exception;
+        Measurement drain(int run, CountWindow window) throws Exception;
     }
 
     void run() throws Exception {
@@ -41,28 +48,47 @@ final class ThroughputPart {
         table.create(ThroughputBenchmark.PARTITIONS, rows);
         Map<String, Consumer> consumers = consumers(table);
         say("wrote %d rows in %.1f s", rows, table.write(rows));
-        Map<String, List<Measurement>> results = new LinkedHashMap<>();
-        for (int r = -1; r < settings.runs(); r++) {
-            for (Map.Entry<String, Consumer> c : consumers.entrySet()) {
-                Measurement m = c.getValue().drain(r);
-                say("  %s%s", r < 0 ? "warm-up: " : "", describe(m));
-                check(m, rows);
-                if (r >= 0) {
-                    results.computeIfAbsent(m.consumer(), k -> new ArrayList<>()).add(m);
-                }
-            }
-        }
-        Map<String, Measurement> medians = medians(results);
-        printTable(medians);
+        Map<String, List<ConsumerRun>> results = drainAll(consumers, rows);
+        Map<String, ConsumerFigures> figures = new LinkedHashMap<>();
+        results.forEach((consumer, runs) -> figures.put(consumer, ConsumerFigures.of(runs)));
+        printTable(figures);
         bench.report("rows", rows);
         bench.report("partitions", ThroughputBenchmark.PARTITIONS);
         bench.report("runs", settings.runs());
         bench.report("rawThreads", settings.rawThreads());
-        bench.report("throughput", throughputJson(results, medians));
+        bench.report("throughput", throughputJson(results, figures));
         if (settings.runs("ceilings")) {
-            bench.report("ceilings", ceilingsJson(medians));
+            bench.report("ceilings", ceilingsJson(figures));
         }
+        Map<String, Measurement> medians = new LinkedHashMap<>();
+        figures.forEach((consumer, f) -> medians.put(consumer, f.median()));
         bench.charts().throughput = medians;
+    }
+
+    /** The warm-up round, then {@code runs} rounds of every consumer; the reported runs. */
+    private Map<String, List<ConsumerRun>> drainAll(Map<String, Consumer> consumers, int rows)
+            throws Exception {
+        Map<String, List<ConsumerRun>> results = new LinkedHashMap<>();
+        for (int r = -1; r < settings.runs(); r++) {
+            for (Consumer consumer : consumers.values()) {
+                ConsumerRun run = measure(consumer, r, rows);
+                say("  %s%s", r < 0 ? "warm-up: " : "", describe(run));
+                check(run.measurement(), rows);
+                if (r >= 0) {
+                    results.computeIfAbsent(run.consumer(), k -> new ArrayList<>()).add(run);
+                }
+            }
+        }
+        return results;
+    }
+
+    /** One drain, with the JVM's and the emulator server's CPU sampled around it. */
+    private static ConsumerRun measure(Consumer consumer, int run, int rows) throws Exception {
+        CountWindow window = new CountWindow(rows);
+        CpuClock cpu = CpuClock.start();
+        Measurement m = consumer.drain(run, window);
+        CpuUse used = cpu.stop();
+        return new ConsumerRun(m, window.span(), used);
     }
 
     /** The consumers in the order they run, with their tunnels created before the rows. */
@@ -80,13 +106,16 @@ final class ThroughputPart {
             // engines overlap reading and processing in more threads than their parallelism).
             RawReadLoop wide =
                     new RawReadLoop(bench.tunnels(), threads * 2, "raw-" + threads * 2 + "t");
-            consumers.put("raw", r -> raw.drain(rawTunnel));
-            consumers.put("raw-wide", r -> wide.drain(rawTunnel));
+            consumers.put("raw", (r, window) -> raw.drain(rawTunnel, window));
+            consumers.put("raw-wide", (r, window) -> wide.drain(rawTunnel, window));
         }
         SparkDrain spark = new SparkDrain(bench.spark(), bench.emulator());
         FlinkDrain flink = new FlinkDrain(bench.emulator());
-        consumers.put("spark", r -> sparkRun(spark, table, r));
-        consumers.put("flink", r -> flink.drain(table.name(), "flink-" + r, settings.rows()));
+        // Spark's noop sink does not show records arriving: its window stays empty.
+        consumers.put("spark", (r, window) -> sparkRun(spark, table, r));
+        consumers.put(
+                "flink",
+                (r, window) -> flink.drain(table.name(), "flink-" + r, settings.rows(), window));
         if (settings.runs("ceilings")) {
             StructType schema = spark.reader(table.name(), "spark--1", Map.of()).schema();
             SparkMemoryDrain sparkMemory =
@@ -96,8 +125,8 @@ final class ThroughputPart {
             for (int i = 0; i < settings.rows(); i++) {
                 keys.add(String.format(Locale.ROOT, "row-%09d", i));
             }
-            consumers.put("spark-memory", r -> sparkMemory.drain());
-            consumers.put("flink-memory", r -> flink.drainInMemory(keys));
+            consumers.put("spark-memory", (r, window) -> sparkMemory.drain());
+            consumers.put("flink-memory", (r, window) -> flink.drainInMemory(keys, window));
         }
         return consumers;
     }
@@ -124,58 +153,119 @@ final class ThroughputPart {
         }
     }
 
-    static String describe(Measurement m) {
+    static String describe(ConsumerRun run) {
+        Measurement m = run.measurement();
         return String.format(
                 Locale.ROOT,
-                "%-12s %d records in %.2f s = %.0f rec/s (steady %.0f rec/s)",
+                "%-12s %d records in %.2f s = %.0f rec/s (steady %.0f, 10-90%% window %s);"
+                        + " CPU us/record server %.2f, consumer %.2f (in the window %s, %s)",
                 m.consumer(),
                 m.records(),
                 m.nanos() / 1e9,
                 m.recordsPerSecond(),
-                m.steadyRecordsPerSecond());
+                m.steadyRecordsPerSecond(),
+                rate(run.windowRecordsPerSecond()),
+                run.serverMicrosPerRecord(),
+                run.consumerMicrosPerRecord(),
+                micros(run.windowServerMicrosPerRecord()),
+                micros(run.windowConsumerMicrosPerRecord()));
     }
 
-    /** The run with the median whole-run rate, per consumer. */
-    private static Map<String, Measurement> medians(Map<String, List<Measurement>> results) {
-        Map<String, Measurement> medians = new LinkedHashMap<>();
-        results.forEach(
-                (consumer, runs) -> {
-                    List<Measurement> sorted = new ArrayList<>(runs);
-                    sorted.sort(
-                            (a, b) -> Double.compare(a.recordsPerSecond(), b.recordsPerSecond()));
-                    medians.put(consumer, sorted.get(sorted.size() / 2));
-                });
-        return medians;
-    }
+    private static final String RATES = "%-12s %12s %12s %12s %10s %12s %12s";
+    private static final String CPU = "%-12s %10s %10s %10s %10s %10s %10s";
 
-    private static void printTable(Map<String, Measurement> medians) {
-        Measurement raw = medians.get("raw");
+    private static void printTable(Map<String, ConsumerFigures> figures) {
+        ConsumerFigures raw = figures.get("raw");
         say(
-                "%n%-12s %14s %16s %12s %14s",
-                "consumer", "rec/s (whole)", "rec/s (steady)", "ratio/raw", "steady ratio");
-        for (Measurement m : medians.values()) {
+                "%n" + RATES,
+                "consumer",
+                "rec/s whole",
+                "rec/s steady",
+                "rec/s 10-90%",
+                "ratio/raw",
+                "steady ratio",
+                "window ratio");
+        for (ConsumerFigures f : figures.values()) {
+            Measurement m = f.median();
             say(
-                    "%-12s %14.0f %16.0f %12s %14s",
+                    RATES,
                     m.consumer(),
-                    m.recordsPerSecond(),
-                    m.steadyRecordsPerSecond(),
-                    raw == null ? "-" : ratio(m.recordsPerSecond(), raw.recordsPerSecond()),
-                    raw == null ? "-" : ratio(m.steadyRecordsPerSecond(), raw.recordsPerSecond()));
+                    rate(m.recordsPerSecond()),
+                    rate(m.steadyRecordsPerSecond()),
+                    rate(f.windowRecordsPerSecond()),
+                    raw == null
+                            ? "-"
+                            : ratio(m.recordsPerSecond(), raw.median().recordsPerSecond()),
+                    raw == null
+                            ? "-"
+                            : ratio(m.steadyRecordsPerSecond(), raw.median().recordsPerSecond()),
+                    raw == null ? "-" : ratio(f.windowRatioTo(raw)));
         }
-        Measurement sparkMemory = medians.get("spark-memory");
-        if (sparkMemory != null) {
+        printCpuTable(figures, raw);
+        printCeilings(figures);
+    }
+
+    /** CPU per record, whole drain and 10-90 % window: the emulator server's and the rest's. */
+    private static void printCpuTable(Map<String, ConsumerFigures> figures, ConsumerFigures raw) {
+        say(
+                "%nCPU us per record (server = the emulator's HTTP threads; consumer = the rest of"
+                        + " the JVM, GC and JIT included; cpu ratio = raw's consumer CPU / this"
+                        + " one's):");
+        say(CPU, "", "whole:", "", "", "10-90%:", "", "");
+        say(CPU, "consumer", "server", "consumer", "cpu ratio", "server", "consumer", "cpu ratio");
+        for (ConsumerFigures f : figures.values()) {
             say(
-                    "spark / MemoryStream %s (steady %s); flink / in-memory %s (from first record"
-                            + " %s)",
-                    ratio(medians.get("spark"), sparkMemory, false),
-                    ratio(medians.get("spark"), sparkMemory, true),
-                    ratio(medians.get("flink"), medians.get("flink-memory"), false),
-                    ratio(medians.get("flink"), medians.get("flink-memory"), true));
+                    CPU,
+                    f.median().consumer(),
+                    micros(f.serverMicrosPerRecord()),
+                    micros(f.consumerMicrosPerRecord()),
+                    raw == null ? "-" : ratio(f.consumerCpuRatioTo(raw), 1),
+                    micros(f.windowServerMicrosPerRecord()),
+                    micros(f.windowConsumerMicrosPerRecord()),
+                    raw == null ? "-" : ratio(f.windowConsumerCpuRatioTo(raw)));
         }
+    }
+
+    private static void printCeilings(Map<String, ConsumerFigures> figures) {
+        ConsumerFigures sparkMemory = figures.get("spark-memory");
+        if (sparkMemory == null) {
+            return;
+        }
+        ConsumerFigures spark = figures.get("spark");
+        ConsumerFigures flink = figures.get("flink");
+        ConsumerFigures flinkMemory = figures.get("flink-memory");
+        say(
+                "spark / MemoryStream %s (steady %s); flink / in-memory %s (from first record"
+                        + " %s, 10-90%% window %s)",
+                ratio(spark.median(), sparkMemory.median(), false),
+                ratio(spark.median(), sparkMemory.median(), true),
+                ratio(flink.median(), flinkMemory.median(), false),
+                ratio(flink.median(), flinkMemory.median(), true),
+                ratio(flink.windowRatioTo(flinkMemory)));
+    }
+
+    private static String rate(double recordsPerSecond) {
+        return String.format(Locale.ROOT, "%.0f", recordsPerSecond);
+    }
+
+    private static String rate(OptionalDouble recordsPerSecond) {
+        return recordsPerSecond.isPresent() ? rate(recordsPerSecond.getAsDouble()) : "-";
+    }
+
+    private static String micros(double micros) {
+        return String.format(Locale.ROOT, "%.2f", micros);
+    }
+
+    private static String micros(OptionalDouble micros) {
+        return micros.isPresent() ? micros(micros.getAsDouble()) : "-";
     }
 
     private static String ratio(double a, double b) {
         return String.format(Locale.ROOT, "%.2f", a / b);
+    }
+
+    private static String ratio(OptionalDouble ratio) {
+        return ratio.isPresent() ? ratio(ratio.getAsDouble(), 1) : "-";
     }
 
     private static String ratio(Measurement a, Measurement b, boolean steady) {
@@ -185,38 +275,103 @@ final class ThroughputPart {
     }
 
     private static Map<String, Object> throughputJson(
-            Map<String, List<Measurement>> results, Map<String, Measurement> medians) {
-        Measurement raw = medians.get("raw");
+            Map<String, List<ConsumerRun>> results, Map<String, ConsumerFigures> figures) {
+        ConsumerFigures raw = figures.get("raw");
         Map<String, Object> json = new LinkedHashMap<>();
-        medians.forEach(
-                (consumer, m) -> {
+        figures.forEach(
+                (consumer, f) -> {
+                    Measurement m = f.median();
+                    List<ConsumerRun> runs = results.get(consumer);
                     Map<String, Object> c = new LinkedHashMap<>();
                     c.put("medianRecordsPerSecond", Math.round(m.recordsPerSecond()));
                     c.put("medianSteadyRecordsPerSecond", Math.round(m.steadyRecordsPerSecond()));
                     if (raw != null) {
-                        c.put("ratioToRaw", m.recordsPerSecond() / raw.recordsPerSecond());
+                        c.put("ratioToRaw", m.recordsPerSecond() / raw.median().recordsPerSecond());
                         c.put(
                                 "steadyRatioToRaw",
-                                m.steadyRecordsPerSecond() / raw.recordsPerSecond());
+                                m.steadyRecordsPerSecond() / raw.median().recordsPerSecond());
                     }
-                    c.put("runsRecordsPerSecond", rates(results.get(consumer), false));
-                    c.put("runsSteadyRecordsPerSecond", rates(results.get(consumer), true));
+                    c.put("runsRecordsPerSecond", rates(runs, false));
+                    c.put("runsSteadyRecordsPerSecond", rates(runs, true));
+                    cpuJson(c, f, raw, runs);
+                    windowJson(c, f, raw, runs);
                     json.put(m.consumer(), c);
                 });
         return json;
     }
 
-    private static List<Long> rates(List<Measurement> runs, boolean steady) {
+    /** The 10–90 % window, for consumers that see their records arrive. */
+    private static void windowJson(
+            Map<String, Object> c, ConsumerFigures f, ConsumerFigures raw, List<ConsumerRun> runs) {
+        if (f.windowRecordsPerSecond().isEmpty()) {
+            return;
+        }
+        c.put("medianWindowRecordsPerSecond", Math.round(f.windowRecordsPerSecond().getAsDouble()));
+        if (raw != null) {
+            f.windowRatioTo(raw).ifPresent(r -> c.put("windowRatioToRaw", r));
+        }
+        c.put("runsWindowRecordsPerSecond", windowRates(runs));
+        c.put(
+                "medianWindowServerMicrosPerRecord",
+                f.windowServerMicrosPerRecord().orElse(Double.NaN));
+        c.put(
+                "medianWindowConsumerMicrosPerRecord",
+                f.windowConsumerMicrosPerRecord().orElse(Double.NaN));
+        if (raw != null) {
+            f.windowConsumerCpuRatioTo(raw).ifPresent(r -> c.put("windowConsumerCpuRatioToRaw", r));
+        }
+        c.put(
+                "runsWindowServerMicrosPerRecord",
+                figures(runs, ConsumerRun::windowServerMicrosPerRecord));
+        c.put(
+                "runsWindowConsumerMicrosPerRecord",
+                figures(runs, ConsumerRun::windowConsumerMicrosPerRecord));
+    }
+
+    /** CPU per record, split into the emulator's server threads and the rest (the consumer). */
+    private static void cpuJson(
+            Map<String, Object> c, ConsumerFigures f, ConsumerFigures raw, List<ConsumerRun> runs) {
+        c.put("medianServerMicrosPerRecord", f.serverMicrosPerRecord());
+        c.put("medianConsumerMicrosPerRecord", f.consumerMicrosPerRecord());
+        if (raw != null) {
+            c.put("consumerCpuRatioToRaw", f.consumerCpuRatioTo(raw));
+        }
+        c.put(
+                "runsServerMicrosPerRecord",
+                runs.stream().map(ConsumerRun::serverMicrosPerRecord).toList());
+        c.put(
+                "runsConsumerMicrosPerRecord",
+                runs.stream().map(ConsumerRun::consumerMicrosPerRecord).toList());
+    }
+
+    /** Each run's window rate; null (JSON null) where a run has no window. */
+    private static List<Long> windowRates(List<ConsumerRun> runs) {
+        List<Long> rates = new ArrayList<>();
+        for (ConsumerRun run : runs) {
+            OptionalDouble rate = run.windowRecordsPerSecond();
+            rates.add(rate.isPresent() ? Math.round(rate.getAsDouble()) : null);
+        }
+        return rates;
+    }
+
+    /** One figure per run; NaN (JSON null) where a run has none. */
+    private static List<Double> figures(
+            List<ConsumerRun> runs, Function<ConsumerRun, OptionalDouble> figure) {
+        return runs.stream().map(r -> figure.apply(r).orElse(Double.NaN)).toList();
+    }
+
+    private static List<Long> rates(List<ConsumerRun> runs, boolean steady) {
         return runs.stream()
+                .map(ConsumerRun::measurement)
                 .map(m -> Math.round(steady ? m.steadyRecordsPerSecond() : m.recordsPerSecond()))
                 .collect(Collectors.toList());
     }
 
-    private static Map<String, Object> ceilingsJson(Map<String, Measurement> medians) {
-        Measurement spark = medians.get("spark");
-        Measurement flink = medians.get("flink");
-        Measurement sparkMemory = medians.get("spark-memory");
-        Measurement flinkMemory = medians.get("flink-memory");
+    private static Map<String, Object> ceilingsJson(Map<String, ConsumerFigures> figures) {
+        Measurement spark = figures.get("spark").median();
+        Measurement flink = figures.get("flink").median();
+        Measurement sparkMemory = figures.get("spark-memory").median();
+        Measurement flinkMemory = figures.get("flink-memory").median();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("sparkToMemoryStream", spark.recordsPerSecond() / sparkMemory.recordsPerSecond());
         json.put(
@@ -226,6 +381,9 @@ final class ThroughputPart {
         json.put(
                 "flinkFromFirstRecordToInMemory",
                 flink.steadyRecordsPerSecond() / flinkMemory.steadyRecordsPerSecond());
+        figures.get("flink")
+                .windowRatioTo(figures.get("flink-memory"))
+                .ifPresent(r -> json.put("flinkWindowToInMemoryWindow", r));
         return json;
     }
 }
