@@ -27,10 +27,15 @@ final class ChangeRecordConverter {
     private ChangeRecordConverter() {}
 
     static ChangeRecord toChangeRecord(StreamRecord record, String channelId) {
+        return toChangeRecord(record, channelId, new ColumnNames());
+    }
+
+    /** As above, with the column names of one response shared through {@code names}. */
+    static ChangeRecord toChangeRecord(StreamRecord record, String channelId, ColumnNames names) {
         return new ChangeRecord(
                 action(record, channelId),
-                primaryKey(record.getPrimaryKey(), channelId),
-                columns(record.getColumns(), channelId),
+                primaryKey(record.getPrimaryKey(), channelId, names),
+                columns(record.getColumns(), channelId, names),
                 sequence(record.getSequenceInfo()),
                 channelId);
     }
@@ -51,7 +56,8 @@ final class ChangeRecordConverter {
         }
     }
 
-    private static List<ChangeRecord.PrimaryKeyColumn> primaryKey(PrimaryKey pk, String channelId) {
+    private static List<ChangeRecord.PrimaryKeyColumn> primaryKey(
+            PrimaryKey pk, String channelId, ColumnNames names) {
         if (pk == null || pk.isEmpty()) {
             throw malformed(channelId, "a record without a primary key");
         }
@@ -59,7 +65,7 @@ final class ChangeRecordConverter {
         for (PrimaryKeyColumn column : pk.getPrimaryKeyColumns()) {
             result.add(
                     new ChangeRecord.PrimaryKeyColumn(
-                            column.getName(),
+                            names.of(column.getName()),
                             pkValue(column.getName(), column.getValue(), channelId)));
         }
         return result;
@@ -82,33 +88,30 @@ final class ChangeRecordConverter {
         }
     }
 
-    private static List<ColumnChange> columns(List<RecordColumn> columns, String channelId) {
+    private static List<ColumnChange> columns(
+            List<RecordColumn> columns, String channelId, ColumnNames names) {
         List<ColumnChange> result = new ArrayList<>();
         if (columns == null) {
             return result;
         }
         for (RecordColumn column : columns) {
-            result.add(columnChange(column, channelId));
+            result.add(columnChange(column, channelId, names.of(column.getColumn().getName())));
         }
         return result;
     }
 
-    private static ColumnChange columnChange(RecordColumn recordColumn, String channelId) {
+    private static ColumnChange columnChange(
+            RecordColumn recordColumn, String channelId, String name) {
         Column column = recordColumn.getColumn();
         long timestamp = column.hasSetTimestamp() ? column.getTimestamp() : 0L;
         switch (recordColumn.getColumnType()) {
             case PUT:
                 return new ColumnChange(
-                        column.getName(),
-                        ColumnOperation.PUT,
-                        cellValue(column, channelId),
-                        timestamp);
+                        name, ColumnOperation.PUT, cellValue(column, channelId), timestamp);
             case DELETE_ONE_VERSION:
-                return new ColumnChange(
-                        column.getName(), ColumnOperation.DELETE_ONE_VERSION, null, timestamp);
+                return new ColumnChange(name, ColumnOperation.DELETE_ONE_VERSION, null, timestamp);
             case DELETE_ALL_VERSION:
-                return new ColumnChange(
-                        column.getName(), ColumnOperation.DELETE_ALL_VERSION, null, timestamp);
+                return new ColumnChange(name, ColumnOperation.DELETE_ALL_VERSION, null, timestamp);
             default:
                 throw malformed(
                         channelId,

@@ -298,8 +298,9 @@ public final class SdkTunnelProxy implements TunnelProxy {
     static ReadResult toReadResult(ReadRecordsResponse response, String channelId) {
         List<ChangeRecord> records = new ArrayList<>();
         List<StreamRecord> raw = response.getRecords();
+        ColumnNames names = new ColumnNames();
         for (StreamRecord r : raw == null ? List.<StreamRecord>of() : raw) {
-            records.add(ChangeRecordConverter.toChangeRecord(r, channelId));
+            records.add(ChangeRecordConverter.toChangeRecord(r, channelId, names));
         }
         String nextToken = response.getNextToken();
         ChannelPosition next =

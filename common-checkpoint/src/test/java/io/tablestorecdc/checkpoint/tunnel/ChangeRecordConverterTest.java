@@ -47,6 +47,27 @@ class ChangeRecordConverterTest {
     }
 
     @Test
+    void recordsOfOneResponseShareOneInstancePerColumnName() {
+        ColumnNames names = new ColumnNames();
+        StreamRecord first =
+                record(
+                        StreamRecord.RecordType.PUT,
+                        List.of(put(new String("qty"), ColumnValue.fromLong(1), 1)),
+                        new RecordSequenceInfo(1, 1L, 0));
+        StreamRecord second =
+                record(
+                        StreamRecord.RecordType.PUT,
+                        List.of(put(new String("qty"), ColumnValue.fromLong(2), 2)),
+                        new RecordSequenceInfo(1, 2L, 0));
+
+        ChangeRecord a = ChangeRecordConverter.toChangeRecord(first, "ch-1", names);
+        ChangeRecord b = ChangeRecordConverter.toChangeRecord(second, "ch-1", names);
+
+        assertThat(b.columns().get(0).name()).isSameAs(a.columns().get(0).name());
+        assertThat(b.columns().get(0).value()).isEqualTo(CellValue.ofInteger(2));
+    }
+
+    @Test
     void aPutKeepsTheKeyOrderEveryValueTypeAndTheSequence() {
         StreamRecord sdk =
                 record(
