@@ -211,17 +211,7 @@ class ChannelSplitReaderTest {
             Thread.onSpinWait();
         }
         List<PositionedRecord> records = new ArrayList<>();
-        Set<String> finished = new java.util.TreeSet<>();
-        for (int i = 0; i < 20 && finished.size() < 2; i++) {
-            RecordsWithSplitIds<PositionedRecord> batch = ahead.fetch();
-            while (batch.nextSplit() != null) {
-                PositionedRecord r;
-                while ((r = batch.nextRecordFromSplit()) != null) {
-                    records.add(r);
-                }
-            }
-            finished.addAll(batch.finishedSplits());
-        }
+        Set<String> finished = drain(ahead, records, 2);
         ahead.close();
 
         assertThat(requested).containsOnlyOnce("b@0");
@@ -250,8 +240,15 @@ class ChannelSplitReaderTest {
 
     private static Set<String> drain(ChannelSplitReader reader, List<PositionedRecord> records)
             throws Exception {
+        return drain(reader, records, 1);
+    }
+
+    /** Fetches (at most 20 times) until {@code splits} splits ended. */
+    private static Set<String> drain(
+            ChannelSplitReader reader, List<PositionedRecord> records, int splits)
+            throws Exception {
         Set<String> finished = new java.util.TreeSet<>();
-        for (int i = 0; i < 20 && finished.isEmpty(); i++) {
+        for (int i = 0; i < 20 && finished.size() < splits; i++) {
             RecordsWithSplitIds<PositionedRecord> batch = reader.fetch();
             while (batch.nextSplit() != null) {
                 PositionedRecord r;
