@@ -63,6 +63,27 @@ final class ThroughputPart {
         Map<String, Measurement> medians = new LinkedHashMap<>();
         figures.forEach((consumer, f) -> medians.put(consumer, f.median()));
         bench.charts().throughput = medians;
+        bench.charts().steadyRatios = steadyRatios(figures);
+    }
+
+    /** The chart's start-up-free ratios, where both sides ran. */
+    private static Map<String, Double> steadyRatios(Map<String, ConsumerFigures> figures) {
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        ConsumerFigures raw = figures.get("raw");
+        if (raw == null) {
+            return ratios;
+        }
+        ConsumerFigures spark = figures.get("spark");
+        if (spark != null) {
+            ratios.put(
+                    "Spark steady\n/ raw SDK loop",
+                    spark.median().steadyRecordsPerSecond() / raw.median().recordsPerSecond());
+        }
+        ConsumerFigures flink = figures.get("flink");
+        if (flink != null) {
+            flink.windowRatioTo(raw).ifPresent(r -> ratios.put("Flink 10-90 %\n/ raw 10-90 %", r));
+        }
+        return ratios;
     }
 
     /** The warm-up round, then {@code runs} rounds of every consumer; the reported runs. */
