@@ -38,7 +38,19 @@ final class SdkErrorClassifier {
         return error instanceof ClientException && !wasInterrupted(error);
     }
 
+    /**
+     * The SDK's synchronous clients turn an {@link InterruptedException} while waiting for a
+     * response into a {@link ClientException} with this message, without the cause, and the
+     * thread's interrupt flag cleared: only the message tells.
+     */
+    static final String SDK_INTERRUPTED_MESSAGE = "The thread was interrupted";
+
     static boolean wasInterrupted(Throwable error) {
+        if (error instanceof ClientException
+                && error.getMessage() != null
+                && error.getMessage().startsWith(SDK_INTERRUPTED_MESSAGE)) {
+            return true;
+        }
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof InterruptedException) {
                 return true;

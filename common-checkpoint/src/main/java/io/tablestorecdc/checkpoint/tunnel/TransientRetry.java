@@ -71,7 +71,12 @@ final class TransientRetry {
                 throw e;
             } catch (RuntimeException e) {
                 if (!SdkErrorClassifier.isTransient(e)) {
-                    throw failure(SdkErrorClassifier.kindOf(e), action, target, e, attempt);
+                    Kind kind = SdkErrorClassifier.kindOf(e);
+                    if (kind == Kind.INTERRUPTED) {
+                        // The SDK cleared the flag; whoever interrupted this thread should see it.
+                        Thread.currentThread().interrupt();
+                    }
+                    throw failure(kind, action, target, e, attempt);
                 }
                 if (attempt >= policy.maxAttempts()) {
                     throw failure(Kind.RETRIES_EXHAUSTED, action, target, e, attempt);

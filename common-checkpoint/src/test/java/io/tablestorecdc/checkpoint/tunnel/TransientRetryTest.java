@@ -172,6 +172,30 @@ class TransientRetryTest {
     }
 
     @Test
+    void anInterruptTheSdkTurnedIntoAClientExceptionIsNotRetriedAndTheFlagIsRestored() {
+        AtomicInteger calls = new AtomicInteger();
+        try {
+            assertThatThrownBy(
+                            () ->
+                                    retry.call(
+                                            "readRecords",
+                                            "channel c",
+                                            failingThen(
+                                                    calls,
+                                                    new ClientException(
+                                                            "The thread was interrupted: null"))))
+                    .isInstanceOfSatisfying(
+                            TunnelException.class,
+                            e -> assertThat(e.kind()).isEqualTo(Kind.INTERRUPTED));
+            assertThat(calls).hasValue(1);
+            assertThat(sleeps).isEmpty();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void anInterruptWhileWaitingEndsTheCallAndKeepsTheInterruptFlag() {
         TransientRetry interrupted =
                 new TransientRetry(
