@@ -154,7 +154,11 @@ public final class EmulatorServer implements AutoCloseable {
             } else {
                 serveApi(exchange, path.substring(1));
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            // The connection went away mid-exchange (a client gave up, or the emulator is closing):
+            // the client sees its own connection error; nothing here is wrong.
+            LOG.debug("Could not answer {}: {}", exchange.getRequestURI(), e.toString());
+        } catch (RuntimeException e) {
             LOG.warn("Failed to serve {}", exchange.getRequestURI(), e);
         }
     }
