@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -188,16 +187,10 @@ final class ServerProgress implements AutoCloseable {
 
     private static Optional<TunnelException> failureOf(CompletableFuture<Void> request) {
         try {
-            request.join();
+            SourceConnection.joined(request);
             return Optional.empty();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof TunnelException cause) {
-                return Optional.of(cause);
-            }
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
+        } catch (TunnelException e) {
+            return Optional.of(e);
         }
     }
 }

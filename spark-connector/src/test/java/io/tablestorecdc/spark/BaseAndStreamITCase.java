@@ -3,8 +3,6 @@ package io.tablestorecdc.spark;
 import static io.tablestorecdc.spark.CdcTestBed.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.alicloud.openservices.tablestore.TunnelClient;
-import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.time.Duration;
@@ -37,17 +35,7 @@ class BaseAndStreamITCase {
             bed.put(table, "base" + i, i, "snapshot");
         }
         String tunnel = table + "_bs";
-        TunnelClient tunnels =
-                new TunnelClient(
-                        bed.emulator.endpoint(),
-                        bed.emulator.accessKeyId(),
-                        bed.emulator.accessKeySecret(),
-                        bed.emulator.instanceName());
-        try {
-            tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.BaseAndStream));
-        } finally {
-            tunnels.shutdown();
-        }
+        bed.createTunnel(table, tunnel, TunnelType.BaseAndStream);
         for (int i = 0; i < 4; i++) {
             bed.put(table, "stream" + i, i, "change");
         }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,20 +130,7 @@ class CrashPointsITCase {
             String trigger,
             int run)
             throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // A short-lived JVM: quick JIT and one GC thread start Spark faster on a busy machine.
-        cmd.addAll(List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(
-                        a ->
-                                a.startsWith("--add-opens")
-                                        || a.startsWith("-XX:+Ignore")
-                                        || a.startsWith("-Djdk.reflect"))
-                .forEach(cmd::add);
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(CrashPointQuery.class.getName());
+        List<String> cmd = CdcTestBed.childJvm(CrashPointQuery.class);
         cmd.addAll(
                 List.of(
                         bed.emulator.endpoint(),

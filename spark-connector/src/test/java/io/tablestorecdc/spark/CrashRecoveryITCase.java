@@ -3,10 +3,8 @@ package io.tablestorecdc.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -96,20 +94,7 @@ class CrashRecoveryITCase {
     private static Process launch(
             String table, String tunnel, Path out, Path checkpoint, String trigger, String logName)
             throws java.io.IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // A short-lived JVM: quick JIT and one GC thread start Spark faster on a busy machine.
-        cmd.addAll(List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(
-                        a ->
-                                a.startsWith("--add-opens")
-                                        || a.startsWith("-XX:+Ignore")
-                                        || a.startsWith("-Djdk.reflect"))
-                .forEach(cmd::add);
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(CrashableQuery.class.getName());
+        List<String> cmd = CdcTestBed.childJvm(CrashableQuery.class);
         cmd.addAll(
                 List.of(
                         bed.emulator.endpoint(),

@@ -3,8 +3,6 @@ package io.tablestorecdc.spark;
 import static io.tablestorecdc.spark.CdcTestBed.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.alicloud.openservices.tablestore.TunnelClient;
-import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.sql.Timestamp;
@@ -43,7 +41,7 @@ class SnapshotCommitTimeITCase {
             bed.put(table, "base" + i, i, "snapshot");
         }
         String tunnel = table + "_bs";
-        createBaseAndStreamTunnel(table, tunnel);
+        bed.createTunnel(table, tunnel, TunnelType.BaseAndStream);
         Instant streamStart = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         for (int i = 0; i < 2; i++) {
             bed.put(table, "stream" + i, i, "change");
@@ -75,19 +73,5 @@ class SnapshotCommitTimeITCase {
         }
         assertThat(sink.rows().stream().filter(r -> r.isNullAt(r.fieldIndex("_commit_ts"))))
                 .hasSize(3);
-    }
-
-    private static void createBaseAndStreamTunnel(String table, String tunnel) {
-        TunnelClient tunnels =
-                new TunnelClient(
-                        bed.emulator.endpoint(),
-                        bed.emulator.accessKeyId(),
-                        bed.emulator.accessKeySecret(),
-                        bed.emulator.instanceName());
-        try {
-            tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.BaseAndStream));
-        } finally {
-            tunnels.shutdown();
-        }
     }
 }
