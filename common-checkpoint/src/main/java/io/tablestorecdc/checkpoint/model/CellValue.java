@@ -1,11 +1,12 @@
 package io.tablestorecdc.checkpoint.model;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 
 /** A typed Tablestore cell value: string, integer, double, boolean or binary. */
-public final class CellValue {
+public final class CellValue implements Cell {
 
     /** The Tablestore value types. */
     public enum Type {
@@ -18,14 +19,29 @@ public final class CellValue {
 
     private final Type type;
     private final Object value;
+    // A string's UTF-8 form as the server sent it; null when the value was made from a String.
+    private final byte[] utf8;
 
     private CellValue(Type type, Object value) {
+        this(type, value, null);
+    }
+
+    private CellValue(Type type, Object value, byte[] utf8) {
         this.type = type;
         this.value = Objects.requireNonNull(value, "value");
+        this.utf8 = utf8;
     }
 
     public static CellValue ofString(String value) {
         return new CellValue(Type.STRING, value);
+    }
+
+    /**
+     * A string with its UTF-8 bytes as the server sent them; the array is kept, not copied, so the
+     * caller must not modify it afterwards.
+     */
+    public static CellValue ofString(String value, byte[] utf8) {
+        return new CellValue(Type.STRING, value, Objects.requireNonNull(utf8, "utf8"));
     }
 
     public static CellValue ofInteger(long value) {
@@ -44,28 +60,49 @@ public final class CellValue {
         return new CellValue(Type.BINARY, value.clone());
     }
 
+    @Override
     public Type type() {
         return type;
     }
 
+    @Override
     public String asString() {
         return (String) expect(Type.STRING);
     }
 
+    @Override
+    public byte[] utf8() {
+        String text = asString();
+        return utf8 != null ? utf8 : text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
     public long asInteger() {
         return (Long) expect(Type.INTEGER);
     }
 
+    @Override
     public double asDouble() {
         return (Double) expect(Type.DOUBLE);
     }
 
+    @Override
     public boolean asBoolean() {
         return (Boolean) expect(Type.BOOLEAN);
     }
 
     public byte[] asBinary() {
-        return ((byte[]) expect(Type.BINARY)).clone();
+        return binaryView().clone();
+    }
+
+    @Override
+    public byte[] binaryView() {
+        return (byte[]) expect(Type.BINARY);
+    }
+
+    @Override
+    public CellValue toCellValue() {
+        return this;
     }
 
     /** The value as a plain Java object (String, Long, Double, Boolean or a copy of byte[]). */

@@ -1,10 +1,12 @@
 package io.tablestorecdc.checkpoint.read;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
+import io.tablestorecdc.checkpoint.tunnel.RecordPage;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
 import java.util.List;
@@ -38,7 +40,7 @@ public final class ChannelBatchReader {
     private final IdleBackoff backoff;
 
     private String requestedToken;
-    private List<ChangeRecord> response = List.of();
+    private RecordPage response = RecordPage.of(List.of());
     private int indexInResponse;
     private ChannelPosition afterResponse;
     private boolean serverMayHaveMore = true;
@@ -113,9 +115,19 @@ public final class ChannelBatchReader {
 
     /** The next record of this batch, or empty when this channel's part of the batch is done. */
     public Optional<ChangeRecord> next() {
+        return advance() ? Optional.of(current()) : Optional.empty();
+    }
+
+    /**
+     * Moves to the next record of this batch and counts it as delivered; false when this channel's
+     * part of the batch is done. The record is converted only if {@link #current()} or {@link
+     * #visitCurrent} asks for it.
+     */
+    public boolean advance() {
         while (delivered < recordCap) {
             if (indexInResponse < response.size()) {
-                return Optional.of(deliver(response.get(indexInResponse++)));
+                deliver(indexInResponse++);
+                return true;
             }
             if (!fetchNextResponse()) {
                 break;
@@ -124,7 +136,28 @@ public final class ChannelBatchReader {
         if (replay && delivered < recordCap) {
             throw diverged("the channel ended");
         }
-        return Optional.empty();
+        return false;
+    }
+
+    /** The record {@link #advance()} moved to; valid only after it returned true. */
+    public ChangeRecord current() {
+        return response.record(currentIndex());
+    }
+
+    /**
+     * Passes the record {@link #advance()} moved to to {@code visitor}; valid only after it
+     * returned true. A malformed record fails part way, so a visitor must discard what it got
+     * before the exception.
+     */
+    public void visitCurrent(ChangeVisitor visitor) {
+        response.visit(currentIndex(), visitor);
+    }
+
+    private int currentIndex() {
+        if (indexInResponse == 0 || delivered == 0) {
+            throw new IllegalStateException("No current record: call advance() first");
+        }
+        return indexInResponse - 1;
     }
 
     /** Records delivered so far. */
@@ -148,12 +181,12 @@ public final class ChannelBatchReader {
         return start.advancedTo(position(), delivered, lastSequence);
     }
 
-    private ChangeRecord deliver(ChangeRecord record) {
+    private void deliver(int index) {
         delivered++;
-        if (record.sequence().isPresent()) {
-            lastSequence = record.sequence();
+        SequenceInfo sequence = response.sequence(index);
+        if (sequence.isPresent()) {
+            lastSequence = sequence;
         }
-        return record;
     }
 
     /** Loads the next response, discarding already-consumed records; false when reading stops. */
@@ -164,7 +197,7 @@ public final class ChannelBatchReader {
             }
             requestedToken = afterResponse.token();
             ReadResult result = proxy.readRecords(client, start.channelId(), requestedToken);
-            response = result.records();
+            response = result.page();
             afterResponse = result.next();
             serverMayHaveMore = result.mayMoreRecord();
             indexInResponse = (int) Math.min(skipRemaining, response.size());
@@ -188,7 +221,7 @@ public final class ChannelBatchReader {
 
     /** After a response with nothing to deliver: whether to ask again. */
     private boolean noteEmptyRead(ReadResult result) {
-        if (!result.records().isEmpty()) {
+        if (result.page().size() > 0) {
             return true; // everything in it was skipped; the next response continues
         }
         if (!replay) {

@@ -1,46 +1,75 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
 import com.alicloud.openservices.tablestore.model.Column;
-import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RecordColumn;
 import com.alicloud.openservices.tablestore.model.RecordSequenceInfo;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
-import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.model.Cell;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
+import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns the SDK's {@link StreamRecord} into our {@link ChangeRecord}, so that no SDK type leaves
- * the tunnel package (and none travels through engine serialization).
+ * Walks the SDK's {@link StreamRecord} for a {@link ChangeVisitor}, checking what the server sent,
+ * and builds our {@link ChangeRecord} that way; no SDK type leaves the tunnel package (and none
+ * travels through engine serialization). Not thread-safe: one instance per page of records.
  */
 final class ChangeRecordConverter {
 
-    private ChangeRecordConverter() {}
+    private final String channelId;
+    private final ColumnNames keyNames;
+    private final ColumnNames names;
+    private final SdkCells.KeyCell keyCell;
+    private final SdkCells.ColumnCell columnCell;
+
+    ChangeRecordConverter(String channelId, ColumnNames names) {
+        this.channelId = channelId;
+        this.names = names;
+        this.keyNames = new ColumnNames();
+        this.keyCell = new SdkCells.KeyCell(channelId);
+        this.columnCell = new SdkCells.ColumnCell(channelId);
+    }
 
     static ChangeRecord toChangeRecord(StreamRecord record, String channelId) {
-        return toChangeRecord(record, channelId, new ColumnNames());
+        return new ChangeRecordConverter(channelId, new ColumnNames()).toChangeRecord(record);
     }
 
-    /** As above, with the column names of one response shared through {@code names}. */
-    static ChangeRecord toChangeRecord(StreamRecord record, String channelId, ColumnNames names) {
-        return new ChangeRecord(
-                action(record, channelId),
-                primaryKey(record.getPrimaryKey(), channelId, names),
-                columns(record.getColumns(), channelId, names),
+    ChangeRecord toChangeRecord(StreamRecord record) {
+        Builder builder = new Builder();
+        visit(record, builder);
+        return builder.build();
+    }
+
+    /** Passes {@code record}'s parts to {@code visitor}, in order. */
+    void visit(StreamRecord record, ChangeVisitor visitor) {
+        List<RecordColumn> columns = record.getColumns();
+        visitor.begin(
+                action(record),
+                columns == null ? 0 : columns.size(),
                 sequence(record.getSequenceInfo()),
                 channelId);
+        visitPrimaryKey(record.getPrimaryKey(), visitor);
+        if (columns != null) {
+            for (int i = 0; i < columns.size(); i++) {
+                visitColumn(i, columns.get(i), visitor);
+            }
+        }
     }
 
-    private static Action action(StreamRecord record, String channelId) {
+    /** The ordering of {@code record}, without walking the rest of it. */
+    static SequenceInfo sequenceOf(StreamRecord record) {
+        return sequence(record.getSequenceInfo());
+    }
+
+    private Action action(StreamRecord record) {
         if (record.getRecordType() == null) {
             throw malformed(channelId, "a record without an action type");
         }
@@ -56,100 +85,39 @@ final class ChangeRecordConverter {
         }
     }
 
-    private static List<ChangeRecord.PrimaryKeyColumn> primaryKey(
-            PrimaryKey pk, String channelId, ColumnNames names) {
+    private void visitPrimaryKey(PrimaryKey pk, ChangeVisitor visitor) {
         if (pk == null || pk.isEmpty()) {
             throw malformed(channelId, "a record without a primary key");
         }
-        List<ChangeRecord.PrimaryKeyColumn> result = new ArrayList<>();
-        for (PrimaryKeyColumn column : pk.getPrimaryKeyColumns()) {
-            result.add(
-                    new ChangeRecord.PrimaryKeyColumn(
-                            names.of(column.getName()),
-                            pkValue(column.getName(), column.getValue(), channelId)));
-        }
-        return result;
-    }
-
-    private static CellValue pkValue(String name, PrimaryKeyValue value, String channelId) {
-        if (value.isInfMin() || value.isInfMax() || value.isPlaceHolderForAutoIncr()) {
-            throw malformed(channelId, "primary-key column " + name + " holds a range marker");
-        }
-        switch (value.getType()) {
-            case STRING:
-                return CellValue.ofString(value.asString());
-            case INTEGER:
-                return CellValue.ofInteger(value.asLong());
-            case BINARY:
-                return CellValue.ofBinary(value.asBinary());
-            default:
-                throw malformed(
-                        channelId, "primary-key column " + name + " has type " + value.getType());
+        PrimaryKeyColumn[] columns = pk.getPrimaryKeyColumns();
+        for (int i = 0; i < columns.length; i++) {
+            String name = keyNames.of(i, columns[i].getName());
+            visitor.primaryKey(i, name, keyCell.of(name, columns[i].getValue()));
         }
     }
 
-    private static List<ColumnChange> columns(
-            List<RecordColumn> columns, String channelId, ColumnNames names) {
-        List<ColumnChange> result = new ArrayList<>();
-        if (columns == null) {
-            return result;
-        }
-        for (RecordColumn column : columns) {
-            result.add(columnChange(column, channelId, names.of(column.getColumn().getName())));
-        }
-        return result;
-    }
-
-    private static ColumnChange columnChange(
-            RecordColumn recordColumn, String channelId, String name) {
+    private void visitColumn(int index, RecordColumn recordColumn, ChangeVisitor visitor) {
         Column column = recordColumn.getColumn();
+        String name = names.of(index, column.getName());
         long timestamp = column.hasSetTimestamp() ? column.getTimestamp() : 0L;
+        ColumnOperation operation = operation(recordColumn, name);
+        Cell value =
+                operation == ColumnOperation.PUT ? columnCell.of(name, column.getValue()) : null;
+        visitor.column(index, name, operation, value, timestamp);
+    }
+
+    private ColumnOperation operation(RecordColumn recordColumn, String name) {
         switch (recordColumn.getColumnType()) {
             case PUT:
-                return new ColumnChange(
-                        name, ColumnOperation.PUT, cellValue(column, channelId), timestamp);
+                return ColumnOperation.PUT;
             case DELETE_ONE_VERSION:
-                return new ColumnChange(name, ColumnOperation.DELETE_ONE_VERSION, null, timestamp);
+                return ColumnOperation.DELETE_ONE_VERSION;
             case DELETE_ALL_VERSION:
-                return new ColumnChange(name, ColumnOperation.DELETE_ALL_VERSION, null, timestamp);
+                return ColumnOperation.DELETE_ALL_VERSION;
             default:
                 throw malformed(
                         channelId,
-                        "column "
-                                + column.getName()
-                                + " with operation "
-                                + recordColumn.getColumnType());
-        }
-    }
-
-    private static CellValue cellValue(Column column, String channelId) {
-        ColumnValue value = column.getValue();
-        if (value == null) {
-            throw malformed(channelId, "a PUT of column " + column.getName() + " without a value");
-        }
-        switch (value.getType()) {
-            case STRING:
-                return CellValue.ofString(value.asString());
-            case INTEGER:
-                return CellValue.ofInteger(value.asLong());
-            case DOUBLE:
-                return CellValue.ofDouble(value.asDouble());
-            case BOOLEAN:
-                return CellValue.ofBoolean(value.asBoolean());
-            case BINARY:
-                return CellValue.ofBinary(value.asBinary());
-            default:
-                throw new TunnelException(
-                        Kind.MALFORMED_RESPONSE,
-                        "Column "
-                                + column.getName()
-                                + " in channel "
-                                + channelId
-                                + " has type "
-                                + value.getType()
-                                + ", which tablestore-cdc does not read yet (it reads string,"
-                                + " integer, double, boolean and binary columns). Store the column"
-                                + " in one of those types, or report the need.");
+                        "column " + name + " with operation " + recordColumn.getColumnType());
         }
     }
 
@@ -159,7 +127,7 @@ final class ChangeRecordConverter {
                 : new SequenceInfo(info.getEpoch(), info.getTimestamp(), info.getRowIndex());
     }
 
-    private static TunnelException malformed(String channelId, String what) {
+    static TunnelException malformed(String channelId, String what) {
         return new TunnelException(
                 Kind.MALFORMED_RESPONSE,
                 "The tunnel server sent "
@@ -168,5 +136,47 @@ final class ChangeRecordConverter {
                         + channelId
                         + "; the record cannot be read. This is a server or SDK incompatibility:"
                         + " report it with the SDK version.");
+    }
+
+    /** Builds the {@link ChangeRecord} one walk describes; one builder per record. */
+    static final class Builder implements ChangeVisitor {
+        private Action action;
+        private SequenceInfo sequence;
+        private String channelId;
+        private final List<ChangeRecord.PrimaryKeyColumn> primaryKey = new ArrayList<>(2);
+        private List<ColumnChange> columns = List.of();
+
+        @Override
+        public void begin(Action action, int columnCount, SequenceInfo sequence, String channelId) {
+            this.action = action;
+            this.sequence = sequence;
+            this.channelId = channelId;
+            this.primaryKey.clear();
+            this.columns = new ArrayList<>(columnCount);
+        }
+
+        @Override
+        public void primaryKey(int position, String name, Cell value) {
+            primaryKey.add(new ChangeRecord.PrimaryKeyColumn(name, value.toCellValue()));
+        }
+
+        @Override
+        public void column(
+                int index,
+                String name,
+                ColumnOperation operation,
+                Cell value,
+                long timestampMillis) {
+            columns.add(
+                    new ColumnChange(
+                            name,
+                            operation,
+                            value == null ? null : value.toCellValue(),
+                            timestampMillis));
+        }
+
+        ChangeRecord build() {
+            return new ChangeRecord(action, primaryKey, columns, sequence, channelId);
+        }
     }
 }

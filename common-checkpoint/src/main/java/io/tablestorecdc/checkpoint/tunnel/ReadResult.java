@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * One {@code readRecords} response in our terms.
  *
- * @param records the changes, in channel order
+ * @param page the changes, in channel order, converted when read
  * @param next where the following read starts (a token with skip 0), or finished when the channel
  *     has delivered its last record
  * @param mayMoreRecord whether the server may have more records right now; when the server does not
@@ -17,17 +17,28 @@ import java.util.Objects;
  * @param serializedSize the protobuf size of the response in bytes
  */
 public record ReadResult(
-        List<ChangeRecord> records,
-        ChannelPosition next,
-        boolean mayMoreRecord,
-        int serializedSize) {
+        RecordPage page, ChannelPosition next, boolean mayMoreRecord, int serializedSize) {
 
     public ReadResult {
-        records = List.copyOf(records);
+        Objects.requireNonNull(page, "page");
         Objects.requireNonNull(next, "next");
         if (serializedSize < 0) {
             throw new IllegalArgumentException("serializedSize must be >= 0: " + serializedSize);
         }
+    }
+
+    /** A response of records already converted. */
+    public ReadResult(
+            List<ChangeRecord> records,
+            ChannelPosition next,
+            boolean mayMoreRecord,
+            int serializedSize) {
+        this(RecordPage.of(records), next, mayMoreRecord, serializedSize);
+    }
+
+    /** The changes, each converted when it is read. */
+    public List<ChangeRecord> records() {
+        return page.asList();
     }
 
     public boolean isFinished() {

@@ -25,7 +25,6 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsReq
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ShutdownTunnelRequest;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
-import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
@@ -296,12 +295,8 @@ public final class SdkTunnelProxy implements TunnelProxy {
     }
 
     static ReadResult toReadResult(ReadRecordsResponse response, String channelId) {
-        List<ChangeRecord> records = new ArrayList<>();
         List<StreamRecord> raw = response.getRecords();
-        ColumnNames names = new ColumnNames();
-        for (StreamRecord r : raw == null ? List.<StreamRecord>of() : raw) {
-            records.add(ChangeRecordConverter.toChangeRecord(r, channelId, names));
-        }
+        RecordPage records = new SdkRecordPage(raw == null ? List.of() : raw, channelId);
         String nextToken = response.getNextToken();
         ChannelPosition next =
                 nextToken == null ? ChannelPosition.finished() : ChannelPosition.at(nextToken);

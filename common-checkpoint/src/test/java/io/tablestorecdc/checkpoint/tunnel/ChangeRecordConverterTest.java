@@ -48,7 +48,7 @@ class ChangeRecordConverterTest {
 
     @Test
     void recordsOfOneResponseShareOneInstancePerColumnName() {
-        ColumnNames names = new ColumnNames();
+        ChangeRecordConverter converter = new ChangeRecordConverter("ch-1", new ColumnNames());
         StreamRecord first =
                 record(
                         StreamRecord.RecordType.PUT,
@@ -60,8 +60,8 @@ class ChangeRecordConverterTest {
                         List.of(put(new String("qty"), ColumnValue.fromLong(2), 2)),
                         new RecordSequenceInfo(1, 2L, 0));
 
-        ChangeRecord a = ChangeRecordConverter.toChangeRecord(first, "ch-1", names);
-        ChangeRecord b = ChangeRecordConverter.toChangeRecord(second, "ch-1", names);
+        ChangeRecord a = converter.toChangeRecord(first);
+        ChangeRecord b = converter.toChangeRecord(second);
 
         assertThat(b.columns().get(0).name()).isSameAs(a.columns().get(0).name());
         assertThat(b.columns().get(0).value()).isEqualTo(CellValue.ofInteger(2));
