@@ -5,6 +5,7 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -56,6 +57,8 @@ final class ChangeRowConverter {
     private UTF8String lastChannelUtf8 = UTF8String.fromString("");
     private long skippedInvalid;
     private long ignoredDeletes;
+    // The common case written straight into Spark's row format; null in the map layout.
+    private final UnsafeChangeRows direct;
 
     ChangeRowConverter(
             OutputSchema schema, String tableName, boolean skipInvalid, boolean ignoreDelete) {
@@ -74,6 +77,7 @@ final class ChangeRowConverter {
         for (int i = 0; i < fields.length; i++) {
             slotTypes[i] = fields[i].dataType();
         }
+        this.direct = schema.valuesMap() ? null : new UnsafeChangeRows(schema, ignoreDelete);
     }
 
     private static UTF8String[] utf8Names(Enum<?>[] constants) {
@@ -87,6 +91,21 @@ final class ChangeRowConverter {
     static ChangeRowConverter of(OutputSchema schema, TablestoreSourceOptions options) {
         return new ChangeRowConverter(
                 schema, options.tableName(), options.skipInvalidData(), options.ignoreDelete());
+    }
+
+    /**
+     * The row for the reader's current record, or empty when the record is dropped (and counted).
+     * The common case is written straight from the response into a reused {@code UnsafeRow};
+     * anything else is converted through a {@link ChangeRecord}, with the same result.
+     */
+    Optional<InternalRow> convertCurrent(ChannelBatchReader reader) {
+        if (direct != null) {
+            InternalRow row = direct.write(reader);
+            if (row != null) {
+                return Optional.of(row);
+            }
+        }
+        return convert(reader.current());
     }
 
     /** The row for {@code record}, or empty when the record is dropped (and counted). */

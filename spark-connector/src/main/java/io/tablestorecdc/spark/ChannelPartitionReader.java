@@ -3,7 +3,6 @@ package io.tablestorecdc.spark;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchToken;
-import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
@@ -167,13 +166,12 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         }
         try {
             while (true) {
-                Optional<ChangeRecord> record = nextRecord();
-                if (record.isEmpty()) {
+                if (!advance()) {
                     finish();
                     return false;
                 }
                 recordsRead++;
-                Optional<InternalRow> row = converter.convert(record.get());
+                Optional<InternalRow> row = converter.convertCurrent(reader);
                 if (row.isPresent()) {
                     current = row.get();
                     return true;
@@ -185,18 +183,20 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         }
     }
 
-    /** The next record of the group, moving on to the next channel when one is done. */
-    private Optional<ChangeRecord> nextRecord() {
+    /**
+     * Moves to the next record of the group, on to the next channel when one is done; false at the
+     * group's end. The record is converted only when asked for.
+     */
+    private boolean advance() {
         while (true) {
             if (reader == null) {
                 if (nextChannel == group.channels().size()) {
-                    return Optional.empty();
+                    return false;
                 }
                 openChannel();
             }
-            Optional<ChangeRecord> record = reader.next();
-            if (record.isPresent()) {
-                return record;
+            if (reader.advance()) {
+                return true;
             }
             channelDone();
         }
@@ -242,7 +242,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
     public void close() {
         try {
             if (!done && !failed && !Thread.currentThread().isInterrupted()) {
-                while (nextRecord().isPresent()) {
+                while (advance()) {
                     recordsRead++;
                 }
                 finish();

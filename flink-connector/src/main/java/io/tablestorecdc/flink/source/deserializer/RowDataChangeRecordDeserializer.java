@@ -101,7 +101,7 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
             case CHAR:
             case VARCHAR:
                 return cell.type() == CellValue.Type.STRING
-                        ? StringData.fromString(cell.asString())
+                        ? StringData.fromBytes(cell.utf8()) // the server's bytes, not re-encoded
                         : mismatch(field, cell, record);
             case BIGINT:
                 return cell.type() == CellValue.Type.INTEGER

@@ -84,14 +84,15 @@ final class ChannelCursor {
         List<ChangeRecord> records = result.records();
         List<PositionedRecord> out = new ArrayList<>();
         for (int i = (int) Math.min(skip, records.size()); i < records.size(); i++) {
-            if (records.get(i).commitTimestampMicros() > stopAtMicros) {
+            ChangeRecord record = records.get(i); // converted here, once
+            if (record.commitTimestampMicros() > stopAtMicros) {
                 position = ChannelPosition.at(token, i);
                 stopped = true;
                 return out;
             }
             ChannelPosition after =
                     i + 1 == records.size() ? result.next() : ChannelPosition.at(token, i + 1);
-            out.add(new PositionedRecord(records.get(i), after));
+            out.add(new PositionedRecord(record, after));
         }
         long skipLeft = Math.max(0, skip - records.size());
         position =

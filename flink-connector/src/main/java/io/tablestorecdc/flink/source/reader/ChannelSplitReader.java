@@ -1,9 +1,9 @@
 package io.tablestorecdc.flink.source.reader;
 
-import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.tunnel.PageReadAhead;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
+import io.tablestorecdc.checkpoint.tunnel.RecordPage;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
@@ -147,9 +147,8 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
     }
 
     private void noteFetch(ChannelCursor cursor, ReadResult result) {
-        List<ChangeRecord> records = result.records();
-        long newest =
-                records.isEmpty() ? 0 : records.get(records.size() - 1).commitTimestampMicros();
+        RecordPage page = result.page();
+        long newest = page.size() == 0 ? 0 : page.sequence(page.size() - 1).timestampMicros();
         boolean mayMore = result.mayMoreRecord() || cursor.isStopped();
         fetched.fetched(cursor.channelId(), Math.min(newest, stopAtMicros) / 1000, mayMore);
     }

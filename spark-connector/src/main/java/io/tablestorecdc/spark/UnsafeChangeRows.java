@@ -1,0 +1,318 @@
+package io.tablestorecdc.spark;
+
+import io.tablestorecdc.checkpoint.model.Cell;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
+import io.tablestorecdc.checkpoint.model.ChangeVisitor;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeArrayWriter;
+import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Writes a change straight from the tunnel response into an {@link UnsafeRow} of a schema with
+ * declared attribute columns: no {@code ChangeRecord}, no boxed values, no row Spark has to project
+ * again. It handles the common case only and says so by returning null: a value that does not fit
+ * its column, a column named twice in one change, a primary key that is not the table's, or a
+ * deletion to drop. {@link ChangeRowConverter} then converts the record the general way, which
+ * names the problem or counts the drop; both ways give the same row.
+ *
+ * <p>The returned row is reused by the next call (as Spark's own readers do). Not thread-safe.
+ */
+final class UnsafeChangeRows implements ChangeVisitor {
+
+    // Every integer of at most this magnitude is exactly a double (53-bit mantissa).
+    private static final long EXACT_DOUBLE_LIMIT = 1L << 53;
+    private static final UTF8String[] ACTION_NAMES = utf8Names(Action.values());
+    private static final UTF8String[] OPERATION_NAMES = utf8Names(ColumnOperation.values());
+    private static final int NO_SLOT = -1;
+
+    private final List<PrimaryKeyColumn> primaryKey;
+    private final Map<String, Integer> attributeSlots = new HashMap<>();
+    private final DataType[] slotTypes;
+    private final int attributeBase;
+    private final int attributeCount;
+    private final int metadataBase;
+    private final boolean ignoreDelete;
+    private final UnsafeRowWriter row;
+    private final UnsafeRowWriter sequence;
+    private final UnsafeArrayWriter keys;
+    private final UnsafeArrayWriter values;
+
+    // The column names of the change being written, with each one's attribute slot and UTF8String:
+    // changes of one channel mostly repeat the names of the one before, so these are kept and
+    // updated only where a name differs (names of one response are shared instances).
+    private String[] names = new String[0];
+    private int[] slots = new int[0];
+    private UTF8String[] utf8Names = new UTF8String[0];
+    private ColumnOperation[] operations = new ColumnOperation[0];
+    private final boolean[] attributeWritten;
+    private int columnCount;
+    private int keyColumnsSeen;
+    private Action action;
+    private SequenceInfo sequenceInfo;
+    private String lastChannelId = "";
+    private UTF8String lastChannelUtf8 = UTF8String.fromString("");
+    private boolean generalCase;
+    // The last names checked for repeats, and the answer.
+    private final Set<String> seen = new HashSet<>();
+    private String[] checkedNames = new String[0];
+    private int checkedCount = -1;
+    private boolean checkedDistinct;
+
+    UnsafeChangeRows(OutputSchema schema, boolean ignoreDelete) {
+        if (schema.valuesMap()) {
+            throw new IllegalArgumentException("Only schemas with declared attribute columns");
+        }
+        this.primaryKey = schema.primaryKey();
+        this.ignoreDelete = ignoreDelete;
+        this.attributeBase = primaryKey.size();
+        List<StructField> attributes = schema.attributes();
+        this.attributeCount = attributes.size();
+        for (int i = 0; i < attributes.size(); i++) {
+            attributeSlots.put(attributes.get(i).name(), attributeBase + i);
+        }
+        this.metadataBase = attributeBase + attributeCount;
+        StructField[] fields = schema.sparkSchema().fields();
+        this.slotTypes = new DataType[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            slotTypes[i] = fields[i].dataType();
+        }
+        this.attributeWritten = new boolean[attributeCount];
+        this.row = new UnsafeRowWriter(fields.length, 64);
+        this.sequence = new UnsafeRowWriter(row, OutputSchema.SEQ_TYPE.size());
+        this.keys = new UnsafeArrayWriter(row, 8);
+        this.values = new UnsafeArrayWriter(row, 8);
+    }
+
+    private static UTF8String[] utf8Names(Enum<?>[] constants) {
+        UTF8String[] utf8 = new UTF8String[constants.length];
+        for (Enum<?> c : constants) {
+            utf8[c.ordinal()] = UTF8String.fromString(c.name());
+        }
+        return utf8;
+    }
+
+    /** The row of the reader's current record, or null when the general way must convert it. */
+    UnsafeRow write(ChannelBatchReader reader) {
+        reader.visitCurrent(this);
+        return finishRow();
+    }
+
+    /** The row of the change just visited, or null when the general way must convert it. */
+    UnsafeRow finishRow() {
+        return generalCase ? null : finish();
+    }
+
+    @Override
+    public void begin(Action action, int columnCount, SequenceInfo sequence, String channelId) {
+        this.action = action;
+        this.sequenceInfo = sequence;
+        this.columnCount = columnCount;
+        this.keyColumnsSeen = 0;
+        this.generalCase = ignoreDelete && action == Action.DELETE;
+        if (names.length < columnCount) {
+            names = Arrays.copyOf(names, columnCount);
+            slots = Arrays.copyOf(slots, columnCount);
+            utf8Names = Arrays.copyOf(utf8Names, columnCount);
+            operations = Arrays.copyOf(operations, columnCount);
+        }
+        Arrays.fill(attributeWritten, false);
+        row.reset();
+        row.zeroOutNullBytes();
+        if (channelId != lastChannelId && !channelId.equals(lastChannelId)) {
+            lastChannelId = channelId;
+            lastChannelUtf8 = UTF8String.fromString(channelId);
+        }
+    }
+
+    @Override
+    public void primaryKey(int position, String name, Cell value) {
+        if (generalCase) {
+            return;
+        }
+        if (position >= primaryKey.size()) {
+            generalCase = true;
+            return;
+        }
+        PrimaryKeyColumn column = primaryKey.get(position);
+        if (!column.name().equals(name) || value.type() != column.type()) {
+            generalCase = true;
+            return;
+        }
+        switch (value.type()) {
+            case STRING -> row.write(position, value.utf8());
+            case INTEGER -> row.write(position, value.asInteger());
+            default -> row.write(position, value.binaryView());
+        }
+        keyColumnsSeen++;
+    }
+
+    @Override
+    public void column(
+            int index, String name, ColumnOperation operation, Cell value, long timestampMillis) {
+        if (generalCase) {
+            return;
+        }
+        int slot = slotOf(index, name);
+        operations[index] = operation;
+        if (slot == NO_SLOT) {
+            return;
+        }
+        if (attributeWritten[slot - attributeBase]) {
+            generalCase = true; // a column named twice: the general way keeps the last operation
+            return;
+        }
+        attributeWritten[slot - attributeBase] = true;
+        if (operation != ColumnOperation.PUT) {
+            row.setNullAt(slot);
+        } else if (!fit(slot, value)) {
+            generalCase = true;
+        }
+    }
+
+    private int slotOf(int index, String name) {
+        String known = names[index];
+        if (known != name && !name.equals(known)) {
+            names[index] = name;
+            slots[index] = attributeSlots.getOrDefault(name, NO_SLOT);
+            utf8Names[index] = UTF8String.fromString(name);
+        }
+        return slots[index];
+    }
+
+    /** Writes {@code value} as the slot's type; false when it does not fit. */
+    private boolean fit(int slot, Cell value) {
+        DataType type = slotTypes[slot];
+        switch (value.type()) {
+            case STRING:
+                return type == DataTypes.StringType && writeBytes(slot, value.utf8());
+            case DOUBLE:
+                return type == DataTypes.DoubleType && writeDouble(slot, value.asDouble());
+            case BOOLEAN:
+                return type == DataTypes.BooleanType && writeBoolean(slot, value.asBoolean());
+            case BINARY:
+                return type == DataTypes.BinaryType && writeBytes(slot, value.binaryView());
+            case INTEGER:
+                return writeInteger(slot, value.asInteger(), type);
+            default:
+                return false;
+        }
+    }
+
+    private boolean writeBytes(int slot, byte[] bytes) {
+        row.write(slot, bytes);
+        return true;
+    }
+
+    private boolean writeDouble(int slot, double v) {
+        row.write(slot, v);
+        return true;
+    }
+
+    private boolean writeBoolean(int slot, boolean v) {
+        row.write(slot, v);
+        return true;
+    }
+
+    private boolean writeInteger(int slot, long v, DataType type) {
+        if (type == DataTypes.LongType) {
+            row.write(slot, v);
+        } else if (type == DataTypes.IntegerType && v == (int) v) {
+            row.write(slot, (int) v);
+        } else if (type == DataTypes.ShortType && v == (short) v) {
+            row.write(slot, (short) v);
+        } else if (type == DataTypes.ByteType && v == (byte) v) {
+            row.write(slot, (byte) v);
+        } else if (type == DataTypes.DoubleType && Math.abs(v) <= EXACT_DOUBLE_LIMIT) {
+            row.write(slot, (double) v);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private UnsafeRow finish() {
+        if (keyColumnsSeen != primaryKey.size() || !distinctNames()) {
+            return null;
+        }
+        for (int i = 0; i < attributeCount; i++) {
+            if (!attributeWritten[i]) {
+                row.setNullAt(attributeBase + i);
+            }
+        }
+        row.write(metadataBase, ACTION_NAMES[action.ordinal()]);
+        long commitMicros = sequenceInfo.timestampMicros();
+        if (commitMicros == 0) {
+            row.setNullAt(metadataBase + 1); // a base-data record has no commit time
+        } else {
+            row.write(metadataBase + 1, commitMicros);
+        }
+        row.write(metadataBase + 2, lastChannelUtf8);
+        writeSequence(metadataBase + 3);
+        writeColumnOperations(metadataBase + 4);
+        return row.getRow();
+    }
+
+    /** Whether the change names each column once; rechecked only when its names changed. */
+    private boolean distinctNames() {
+        if (columnCount == checkedCount && sameAsChecked()) {
+            return checkedDistinct;
+        }
+        seen.clear();
+        for (int i = 0; i < columnCount; i++) {
+            seen.add(names[i]);
+        }
+        checkedNames = Arrays.copyOf(names, columnCount);
+        checkedCount = columnCount;
+        checkedDistinct = seen.size() == columnCount;
+        return checkedDistinct;
+    }
+
+    private boolean sameAsChecked() {
+        for (int i = 0; i < columnCount; i++) {
+            if (names[i] != checkedNames[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void writeSequence(int ordinal) {
+        int start = row.cursor();
+        sequence.resetRowWriter();
+        sequence.write(0, sequenceInfo.epoch());
+        sequence.write(1, sequenceInfo.timestampMicros());
+        sequence.write(2, sequenceInfo.rowIndex());
+        row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
+    }
+
+    /** The map of column name to operation, laid out as Spark's UnsafeMapData. */
+    private void writeColumnOperations(int ordinal) {
+        int start = row.cursor();
+        row.grow(8);
+        row.increaseCursor(8); // the key array's size in bytes goes here
+        keys.initialize(columnCount);
+        for (int i = 0; i < columnCount; i++) {
+            keys.write(i, utf8Names[i]);
+        }
+        Platform.putLong(row.getBuffer(), start, row.cursor() - start - 8);
+        values.initialize(columnCount);
+        for (int i = 0; i < columnCount; i++) {
+            values.write(i, OPERATION_NAMES[operations[i].ordinal()]);
+        }
+        row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
+    }
+}

@@ -1,0 +1,172 @@
+package io.tablestorecdc.spark;
+
+import static io.tablestorecdc.spark.ChangeRowConverterTest.TYPED;
+import static io.tablestorecdc.spark.ChangeRowConverterTest.put;
+import static io.tablestorecdc.spark.ChangeRowConverterTest.record;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.tunnel.RecordPage;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+
+/** The direct writer gives the row the general conversion gives, or leaves the record to it. */
+class UnsafeChangeRowsTest {
+
+    private static final ColumnChange DELETE_QTY =
+            new ColumnChange("qty", ColumnOperation.DELETE_ALL_VERSION, null, 0L);
+
+    @Test
+    void writesTheSameRowsAsTheGeneralConversion() {
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, false);
+        List<ChangeRecord> records =
+                List.of(
+                        record(Action.PUT, everyType()),
+                        record(Action.UPDATE, List.of(put("price", CellValue.ofInteger(3)))),
+                        record(Action.UPDATE, List.of(DELETE_QTY, put("other", ofString("x")))),
+                        record(Action.DELETE, List.of()),
+                        baseData(),
+                        record(Action.PUT, List.of(put("name", ofString("ünïcode ✓")))),
+                        record(Action.PUT, everyType()));
+        for (ChangeRecord r : records) {
+            assertThat(canonical(TYPED, direct(rows, r)))
+                    .as("%s", r)
+                    .isEqualTo(canonical(TYPED, general(r)));
+        }
+    }
+
+    @Test
+    void aRowIsReusedByTheNextRecordAsSparksOwnReadersDo() {
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, false);
+        UnsafeRow first = direct(rows, record(Action.PUT, everyType()));
+        UnsafeRow second = direct(rows, record(Action.DELETE, List.of()));
+
+        assertThat(second).isSameAs(first);
+        assertThat(second.getUTF8String(ChangeRowConverterTest.OP).toString()).isEqualTo("DELETE");
+    }
+
+    @Test
+    void leavesToTheGeneralConversionWhatItMustNameOrCount() {
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, true);
+
+        assertThat(direct(rows, record(Action.PUT, List.of(put("qty", ofString("7"))))))
+                .as("a value of another type")
+                .isNull();
+        assertThat(
+                        direct(
+                                rows,
+                                record(
+                                        Action.PUT,
+                                        List.of(put("qty", CellValue.ofInteger(1L << 40))))))
+                .as("an integer too large for its column")
+                .isNull();
+        assertThat(direct(rows, record(Action.DELETE, List.of()))).as("a delete to drop").isNull();
+        assertThat(
+                        direct(
+                                rows,
+                                record(
+                                        Action.UPDATE,
+                                        List.of(put("qty", CellValue.ofInteger(1)), DELETE_QTY))))
+                .as("a column named twice")
+                .isNull();
+        assertThat(
+                        direct(
+                                rows,
+                                record(
+                                        Action.UPDATE,
+                                        List.of(
+                                                put("zz", ofString("a")),
+                                                put("zz", ofString("b"))))))
+                .as("an undeclared column named twice")
+                .isNull();
+        assertThat(direct(rows, record(Action.PUT, everyType())))
+                .as("then a plain put")
+                .isNotNull();
+    }
+
+    @Test
+    void aPrimaryKeyThatIsNotTheTablesIsLeftToTheGeneralConversion() {
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, false);
+        ChangeRecord otherKey =
+                new ChangeRecord(
+                        Action.PUT,
+                        List.of(new ChangeRecord.PrimaryKeyColumn("id", CellValue.ofString("k"))),
+                        List.of(),
+                        SequenceInfo.NONE,
+                        "p-1");
+
+        assertThat(direct(rows, otherKey)).isNull();
+    }
+
+    @Test
+    void integersWidenAndNarrowAsInTheGeneralConversion() {
+        StructType narrow =
+                new StructType()
+                        .add("b", DataTypes.ByteType)
+                        .add("s", DataTypes.ShortType)
+                        .add("l", DataTypes.LongType)
+                        .add("d", DataTypes.DoubleType);
+        OutputSchema schema = OutputSchema.of(OutputSchemaTest.PK, narrow);
+        UnsafeChangeRows rows = new UnsafeChangeRows(schema, false);
+        ChangeRecord r =
+                record(
+                        Action.PUT,
+                        List.of(
+                                put("b", CellValue.ofInteger(-128)),
+                                put("s", CellValue.ofInteger(32767)),
+                                put("l", CellValue.ofInteger(Long.MIN_VALUE)),
+                                put("d", CellValue.ofInteger(1L << 53))));
+
+        assertThat(canonical(schema, direct(rows, r)))
+                .isEqualTo(canonical(schema, general(schema, r)));
+    }
+
+    private static List<ColumnChange> everyType() {
+        return List.of(
+                put("name", ofString("widget")),
+                put("qty", CellValue.ofInteger(42)),
+                put("price", CellValue.ofDouble(9.5)),
+                put("ok", CellValue.ofBoolean(true)),
+                put("blob", CellValue.ofBinary(new byte[] {1, 2, 3})),
+                put("undeclared", ofString("ignored but listed in _column_ops")));
+    }
+
+    private static ChangeRecord baseData() {
+        ChangeRecord r = record(Action.PUT, List.of(put("qty", CellValue.ofInteger(1))));
+        return new ChangeRecord(
+                r.action(), r.primaryKey(), r.columns(), SequenceInfo.NONE, r.channelId());
+    }
+
+    private static CellValue ofString(String s) {
+        return CellValue.ofString(s);
+    }
+
+    private static UnsafeRow direct(UnsafeChangeRows rows, ChangeRecord record) {
+        RecordPage.of(List.of(record)).visit(0, rows);
+        return rows.finishRow();
+    }
+
+    private static InternalRow general(ChangeRecord record) {
+        return general(TYPED, record);
+    }
+
+    private static InternalRow general(OutputSchema schema, ChangeRecord record) {
+        return new ChangeRowConverter(schema, "t", false, false).convert(record).orElseThrow();
+    }
+
+    /** Both rows in the layout Spark's own projection gives, so that equal content is equal. */
+    private static UnsafeRow canonical(OutputSchema schema, InternalRow row) {
+        assertThat(row).isNotNull();
+        return UnsafeProjection.create(schema.sparkSchema()).apply(row).copy();
+    }
+}
