@@ -2,6 +2,7 @@ package io.tablestorecdc.e2e.bench;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
+import io.tablestorecdc.emulator.IdempotentWriteRetry;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,12 +41,8 @@ public final class ThroughputBenchmark {
     private ThroughputBenchmark(TablestoreEmulator emulator, BenchSettings settings) {
         this.emulator = emulator;
         this.settings = settings;
-        this.sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        // Writes retry a connection the pool kept but the server closed (idempotent here).
+        this.sync = IdempotentWriteRetry.syncClient(emulator);
         this.tunnels =
                 new TunnelClient(
                         emulator.endpoint(),
