@@ -57,7 +57,7 @@ final class ChangeRowConverter {
     private UTF8String lastChannelUtf8 = UTF8String.fromString("");
     private long skippedInvalid;
     private long ignoredDeletes;
-    // The common case written straight into Spark's row format; null in the map layout.
+    // The common case, written straight into Spark's row format.
     private final UnsafeChangeRows direct;
 
     ChangeRowConverter(
@@ -77,7 +77,7 @@ final class ChangeRowConverter {
         for (int i = 0; i < fields.length; i++) {
             slotTypes[i] = fields[i].dataType();
         }
-        this.direct = schema.valuesMap() ? null : new UnsafeChangeRows(schema, ignoreDelete);
+        this.direct = new UnsafeChangeRows(schema, ignoreDelete);
     }
 
     private static UTF8String[] utf8Names(Enum<?>[] constants) {
@@ -99,13 +99,8 @@ final class ChangeRowConverter {
      * anything else is converted through a {@link ChangeRecord}, with the same result.
      */
     Optional<InternalRow> convertCurrent(ChannelBatchReader reader) {
-        if (direct != null) {
-            InternalRow row = direct.write(reader);
-            if (row != null) {
-                return Optional.of(row);
-            }
-        }
-        return convert(reader.current());
+        InternalRow row = direct.write(reader);
+        return row != null ? Optional.of(row) : convert(reader.current());
     }
 
     /** The row for {@code record}, or empty when the record is dropped (and counted). */

@@ -6,7 +6,9 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,12 +24,13 @@ import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Writes a change straight from the tunnel response into an {@link UnsafeRow} of a schema with
- * declared attribute columns: no {@code ChangeRecord}, no boxed values, no row Spark has to project
- * again. It handles the common case only and says so by returning null: a value that does not fit
- * its column, a column named twice in one change, a primary key that is not the table's, or a
- * deletion to drop. {@link ChangeRowConverter} then converts the record the general way, which
- * names the problem or counts the drop; both ways give the same row.
+ * Writes a change straight from the tunnel response into an {@link UnsafeRow}, with declared
+ * attribute columns or the {@value OutputSchema#VALUES} map: no {@code ChangeRecord}, no boxed
+ * values, no row Spark has to project again. It handles the common case only and says so by
+ * returning null: a value that does not fit its column, a column named twice in one change, a
+ * primary key that is not the table's, or a deletion to drop. {@link ChangeRowConverter} then
+ * converts the record the general way, which names the problem or counts the drop; both ways give
+ * the same row.
  *
  * <p>The returned row is reused by the next call (as Spark's own readers do). Not thread-safe.
  */
@@ -58,6 +61,9 @@ final class UnsafeChangeRows implements ChangeVisitor {
     private int[] slots = new int[0];
     private UTF8String[] utf8Names = new UTF8String[0];
     private ColumnOperation[] operations = new ColumnOperation[0];
+    // In the map layout: each column's value as text (null for a deletion).
+    private byte[][] valueTexts = new byte[0][];
+    private final boolean valuesMap;
     private final boolean[] attributeWritten;
     private int columnCount;
     private int keyColumnsSeen;
@@ -73,9 +79,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
     private boolean checkedDistinct;
 
     UnsafeChangeRows(OutputSchema schema, boolean ignoreDelete) {
-        if (schema.valuesMap()) {
-            throw new IllegalArgumentException("Only schemas with declared attribute columns");
-        }
+        this.valuesMap = schema.valuesMap();
         this.primaryKey = schema.primaryKey();
         this.ignoreDelete = ignoreDelete;
         this.attributeBase = primaryKey.size();
@@ -84,7 +88,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
         for (int i = 0; i < attributes.size(); i++) {
             attributeSlots.put(attributes.get(i).name(), attributeBase + i);
         }
-        this.metadataBase = attributeBase + attributeCount;
+        this.metadataBase = attributeBase + (valuesMap ? 1 : attributeCount);
         StructField[] fields = schema.sparkSchema().fields();
         this.slotTypes = new DataType[fields.length];
         for (int i = 0; i < fields.length; i++) {
@@ -128,6 +132,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
             slots = Arrays.copyOf(slots, columnCount);
             utf8Names = Arrays.copyOf(utf8Names, columnCount);
             operations = Arrays.copyOf(operations, columnCount);
+            valueTexts = Arrays.copyOf(valueTexts, columnCount);
         }
         Arrays.fill(attributeWritten, false);
         row.reset();
@@ -168,6 +173,10 @@ final class UnsafeChangeRows implements ChangeVisitor {
         }
         int slot = slotOf(index, name);
         operations[index] = operation;
+        if (valuesMap) {
+            valueTexts[index] = operation == ColumnOperation.PUT ? ValueText.of(value) : null;
+            return;
+        }
         if (slot == NO_SLOT) {
             return;
         }
@@ -248,6 +257,9 @@ final class UnsafeChangeRows implements ChangeVisitor {
         if (keyColumnsSeen != primaryKey.size() || !distinctNames()) {
             return null;
         }
+        if (valuesMap) {
+            writeValues(attributeBase);
+        }
         for (int i = 0; i < attributeCount; i++) {
             if (!attributeWritten[i]) {
                 row.setNullAt(attributeBase + i);
@@ -299,6 +311,31 @@ final class UnsafeChangeRows implements ChangeVisitor {
         row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
     }
 
+    /** The map of each column put to its value as text, laid out as Spark's UnsafeMapData. */
+    private void writeValues(int ordinal) {
+        int puts = 0;
+        for (int i = 0; i < columnCount; i++) {
+            puts += valueTexts[i] != null ? 1 : 0;
+        }
+        int start = row.cursor();
+        row.grow(8);
+        row.increaseCursor(8); // the key array's size in bytes goes here
+        keys.initialize(puts);
+        for (int i = 0, k = 0; i < columnCount; i++) {
+            if (valueTexts[i] != null) {
+                keys.write(k++, utf8Names[i]);
+            }
+        }
+        Platform.putLong(row.getBuffer(), start, row.cursor() - start - 8);
+        values.initialize(puts);
+        for (int i = 0, k = 0; i < columnCount; i++) {
+            if (valueTexts[i] != null) {
+                values.write(k++, valueTexts[i]);
+            }
+        }
+        row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
+    }
+
     /** The map of column name to operation, laid out as Spark's UnsafeMapData. */
     private void writeColumnOperations(int ordinal) {
         int start = row.cursor();
@@ -314,5 +351,28 @@ final class UnsafeChangeRows implements ChangeVisitor {
             values.write(i, OPERATION_NAMES[operations[i].ordinal()]);
         }
         row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
+    }
+
+    /** A value's text in the {@value OutputSchema#VALUES} map, as UTF-8 bytes. */
+    private static final class ValueText {
+        private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+        private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+
+        private ValueText() {}
+
+        // The same text as ChangeRowConverter.asText, without a String where none is needed.
+        static byte[] of(Cell value) {
+            return switch (value.type()) {
+                case STRING -> value.utf8();
+                case INTEGER -> ascii(Long.toString(value.asInteger()));
+                case DOUBLE -> ascii(Double.toString(value.asDouble()));
+                case BOOLEAN -> value.asBoolean() ? TRUE : FALSE;
+                case BINARY -> Base64.getEncoder().encode(value.binaryView());
+            };
+        }
+
+        private static byte[] ascii(String text) {
+            return text.getBytes(StandardCharsets.US_ASCII);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import static io.tablestorecdc.spark.ChangeRowConverterTest.MAP;
 import static io.tablestorecdc.spark.ChangeRowConverterTest.TYPED;
 import static io.tablestorecdc.spark.ChangeRowConverterTest.put;
 import static io.tablestorecdc.spark.ChangeRowConverterTest.record;
@@ -25,6 +26,8 @@ class UnsafeChangeRowsTest {
 
     private static final ColumnChange DELETE_QTY =
             new ColumnChange("qty", ColumnOperation.DELETE_ALL_VERSION, null, 0L);
+    private static final ColumnChange DELETE_ZZ =
+            new ColumnChange("zz", ColumnOperation.DELETE_ONE_VERSION, null, 5L);
 
     @Test
     void writesTheSameRowsAsTheGeneralConversion() {
@@ -43,6 +46,39 @@ class UnsafeChangeRowsTest {
                     .as("%s", r)
                     .isEqualTo(canonical(TYPED, general(r)));
         }
+    }
+
+    @Test
+    void writesTheSameValuesMapAsTheGeneralConversion() {
+        UnsafeChangeRows rows = new UnsafeChangeRows(MAP, false);
+        List<ChangeRecord> records =
+                List.of(
+                        record(Action.PUT, everyType()),
+                        record(Action.UPDATE, List.of(DELETE_QTY, put("price", doubleOf(-0.1)))),
+                        record(
+                                Action.UPDATE,
+                                List.of(put("big", CellValue.ofInteger(Long.MIN_VALUE)))),
+                        record(
+                                Action.PUT,
+                                List.of(
+                                        put("nan", doubleOf(Double.NaN)),
+                                        put("e", doubleOf(1e-300)))),
+                        record(Action.DELETE, List.of()),
+                        baseData(),
+                        record(Action.PUT, everyType()));
+        for (ChangeRecord r : records) {
+            assertThat(canonical(MAP, direct(rows, r)))
+                    .as("%s", r)
+                    .isEqualTo(canonical(MAP, general(MAP, r)));
+        }
+        assertThat(
+                        direct(
+                                rows,
+                                record(
+                                        Action.UPDATE,
+                                        List.of(put("zz", ofString("a")), DELETE_ZZ))))
+                .as("a column named twice is left to the general conversion")
+                .isNull();
     }
 
     @Test
@@ -145,6 +181,10 @@ class UnsafeChangeRowsTest {
         ChangeRecord r = record(Action.PUT, List.of(put("qty", CellValue.ofInteger(1))));
         return new ChangeRecord(
                 r.action(), r.primaryKey(), r.columns(), SequenceInfo.NONE, r.channelId());
+    }
+
+    private static CellValue doubleOf(double d) {
+        return CellValue.ofDouble(d);
     }
 
     private static CellValue ofString(String s) {

@@ -19,7 +19,8 @@ public interface Cell {
 
     /**
      * A string value's UTF-8 bytes, as the server sent them. The array may be shared with the
-     * record it came from: read it, never modify it.
+     * record it came from: read it, never modify it. Unlike the view, it stays valid after the
+     * call.
      */
     byte[] utf8();
 
