@@ -1,7 +1,7 @@
 package io.tablestorecdc.checkpoint.read;
 
-import static io.tablestorecdc.checkpoint.read.CountingPageProxy.CHANNEL;
-import static io.tablestorecdc.checkpoint.read.CountingPageProxy.tokenAt;
+import static io.tablestorecdc.checkpoint.read.ChannelLogProxy.CHANNEL;
+import static io.tablestorecdc.checkpoint.read.ChannelLogProxy.tokenAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -40,8 +40,8 @@ class ChannelBatchReaderAdvanceTest {
             int skip = (int) (seed % 4) * 5;
             long cap = 1 + seed % 17 + (seed % 3 == 0 ? 100 : 0);
             ChannelCheckpoint start = startAt(tokenOffset, skip);
-            CountingPageProxy byNext = new CountingPageProxy(seed, 6, LOG_SIZE, finished);
-            CountingPageProxy byAdvance = new CountingPageProxy(seed, 6, LOG_SIZE, finished);
+            ChannelLogProxy byNext = logOf(seed, 6, LOG_SIZE, finished);
+            ChannelLogProxy byAdvance = logOf(seed, 6, LOG_SIZE, finished);
 
             ChannelBatchReader nextReader = firstRead(byNext, start, cap);
             ChannelBatchReader advanceReader = firstRead(byAdvance, start, cap);
@@ -85,11 +85,11 @@ class ChannelBatchReaderAdvanceTest {
     void aReplayByAdvanceCountsTheFirstRunsRecordsWithoutConverting() {
         for (long seed = 0; seed < 30; seed++) {
             ChannelCheckpoint start = startAt(2, (int) (seed % 7));
-            CountingPageProxy firstServer = new CountingPageProxy(seed, 5, LOG_SIZE, false);
+            ChannelLogProxy firstServer = logOf(seed, 5, LOG_SIZE, false);
             ChannelBatchReader first = firstRead(firstServer, start, 3 + seed % 11);
             while (first.advance()) {}
 
-            CountingPageProxy laterServer = new CountingPageProxy(seed + 500, 9, LOG_SIZE, false);
+            ChannelLogProxy laterServer = logOf(seed + 500, 9, LOG_SIZE, false);
             ChannelBatchReader replay =
                     ChannelBatchReader.replay(
                             laterServer,
@@ -110,7 +110,7 @@ class ChannelBatchReaderAdvanceTest {
     @Test
     void recordsSkippedAtTheStartOfAPageAreNeverConverted() {
         // Responses of at most 4 records: the first ones are skipped whole, one partly.
-        CountingPageProxy server = new CountingPageProxy(11, 4, LOG_SIZE, true);
+        ChannelLogProxy server = logOf(11, 4, LOG_SIZE, true);
         ChannelBatchReader reader = firstRead(server, startAt(0, 10), 5);
 
         List<ChangeRecord> delivered = new ArrayList<>();
@@ -125,7 +125,7 @@ class ChannelBatchReaderAdvanceTest {
 
     @Test
     void currentConvertsExactlyTheCurrentRecordEachTimeItIsAsked() {
-        CountingPageProxy server = new CountingPageProxy(12, 3, LOG_SIZE, false);
+        ChannelLogProxy server = logOf(12, 3, LOG_SIZE, false);
         ChannelBatchReader reader = firstRead(server, startAt(3, 4), 8);
         List<Integer> expected = new ArrayList<>();
 
@@ -146,7 +146,7 @@ class ChannelBatchReaderAdvanceTest {
 
     @Test
     void visitCurrentPassesExactlyTheCurrentRecordWithoutConvertingIt() {
-        CountingPageProxy server = new CountingPageProxy(13, 3, LOG_SIZE, false);
+        ChannelLogProxy server = logOf(13, 3, LOG_SIZE, false);
         ChannelBatchReader reader = firstRead(server, startAt(0, 5), 6);
         KeyRecorder keys = new KeyRecorder();
 
@@ -166,7 +166,7 @@ class ChannelBatchReaderAdvanceTest {
 
     @Test
     void currentBeforeAnyAdvanceIsAnError() {
-        CountingPageProxy server = new CountingPageProxy(14, 3, LOG_SIZE, false);
+        ChannelLogProxy server = logOf(14, 3, LOG_SIZE, false);
         ChannelBatchReader reader = firstRead(server, startAt(0, 4), 10);
 
         assertThatThrownBy(reader::current)
@@ -181,7 +181,7 @@ class ChannelBatchReaderAdvanceTest {
 
     @Test
     void currentOfAChannelThatDeliveredNothingIsAnError() {
-        CountingPageProxy server = new CountingPageProxy(15, 3, 0, false);
+        ChannelLogProxy server = logOf(15, 3, 0, false);
         ChannelBatchReader reader = firstRead(server, startAt(0, 0), 10);
 
         assertThat(reader.advance()).isFalse();
@@ -194,7 +194,7 @@ class ChannelBatchReaderAdvanceTest {
     }
 
     private static ChannelBatchReader firstRead(
-            CountingPageProxy server, ChannelCheckpoint start, long maxRecords) {
+            ChannelLogProxy server, ChannelCheckpoint start, long maxRecords) {
         return ChannelBatchReader.firstRead(
                 server,
                 CLIENT,
@@ -225,5 +225,10 @@ class ChannelBatchReaderAdvanceTest {
         @Override
         public void column(
                 int index, String name, ColumnOperation operation, Cell value, long timestamp) {}
+    }
+
+    private static ChannelLogProxy logOf(long seed, int maxBatch, int size, boolean finished) {
+        ChannelLogProxy log = new ChannelLogProxy(seed, maxBatch).append(size);
+        return finished ? log.finish() : log;
     }
 }

@@ -2,12 +2,14 @@ package io.tablestorecdc.checkpoint.read;
 
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.AssignedChannel;
 import io.tablestorecdc.checkpoint.tunnel.HeldChannel;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
+import io.tablestorecdc.checkpoint.tunnel.RecordPage;
 import io.tablestorecdc.checkpoint.tunnel.ServerCheckpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
@@ -21,7 +23,8 @@ import java.util.Random;
 /**
  * A fake tunnel with one channel whose records live in an append-only log. Tokens name an offset in
  * the log; every response has a size drawn at random, so two reads of the same range are batched
- * differently, as a real server may do.
+ * differently, as a real server may do. Responses note every record they convert or pass to a
+ * visitor (by log offset), so tests can prove which records a reader converted.
  */
 final class ChannelLogProxy implements TunnelProxy {
 
@@ -31,6 +34,8 @@ final class ChannelLogProxy implements TunnelProxy {
     private final Random random;
     private final int maxBatch;
     private boolean finished;
+    private final List<Integer> converted = new ArrayList<>();
+    private final List<Integer> visited = new ArrayList<>();
     private int reads;
     private Runnable onRead = () -> {};
 
@@ -81,6 +86,16 @@ final class ChannelLogProxy implements TunnelProxy {
         return reads;
     }
 
+    /** Offsets of the records converted through {@link RecordPage#record}, in call order. */
+    List<Integer> converted() {
+        return List.copyOf(converted);
+    }
+
+    /** Offsets of the records passed to a visitor, in call order. */
+    List<Integer> visited() {
+        return List.copyOf(visited);
+    }
+
     @Override
     public ReadResult readRecords(TunnelClientId client, String channelId, String token) {
         reads++;
@@ -90,7 +105,47 @@ final class ChannelLogProxy implements TunnelProxy {
         boolean atEnd = to == log.size();
         ChannelPosition next =
                 atEnd && finished ? ChannelPosition.finished() : ChannelPosition.at(tokenAt(to));
-        return new ReadResult(List.copyOf(log.subList(from, to)), next, !atEnd, 0);
+        return new ReadResult(new LogPage(from, to), next, !atEnd, 0);
+    }
+
+    /** One response: the log's records {@code [from, to)}. */
+    private final class LogPage implements RecordPage {
+        private final int from;
+        private final int to;
+
+        LogPage(int from, int to) {
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public int size() {
+            return to - from;
+        }
+
+        @Override
+        public ChangeRecord record(int index) {
+            converted.add(offset(index));
+            return log.get(offset(index));
+        }
+
+        @Override
+        public SequenceInfo sequence(int index) {
+            return log.get(offset(index)).sequence();
+        }
+
+        @Override
+        public void visit(int index, ChangeVisitor visitor) {
+            visited.add(offset(index));
+            RecordPage.of(List.of(log.get(offset(index)))).visit(0, visitor);
+        }
+
+        private int offset(int index) {
+            if (index < 0 || index >= size()) {
+                throw new IndexOutOfBoundsException(index + " of " + size());
+            }
+            return from + index;
+        }
     }
 
     @Override
