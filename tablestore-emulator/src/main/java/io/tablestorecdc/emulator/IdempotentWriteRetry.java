@@ -15,8 +15,10 @@ import java.util.concurrent.TimeUnit;
  * demo and the tests, which write through it, that is safe: the replicas' writes are upserts and
  * deletes by key (applying one twice leaves the same row), and a workload write applied twice
  * changes nothing a replica compares (the crash tests' audit reads the writes the emulator
- * acknowledged). It matters on a loaded machine: a pooled keep-alive connection that the server
- * closed fails the next request before it is sent.
+ * acknowledged). It guards against a pooled keep-alive connection that the server closed failing
+ * the next request before a response: the emulator's JDK server did that once 200 connections were
+ * idle (now lifted, see {@code EmulatorServer}), and any server may close a connection the client
+ * still holds.
  */
 public final class IdempotentWriteRetry extends DefaultRetryStrategy {
 

@@ -46,9 +46,27 @@ public final class EmulatorServer implements AutoCloseable {
      */
     static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
 
+    /**
+     * The JDK's HTTP server keeps at most this many idle keep-alive connections (200 by default)
+     * and closes any connection it answers while that many are idle, right after the response.
+     * Clients pool their connections (one SDK client keeps up to 300): once a burst of concurrent
+     * calls leaves 200 idle, the next call on a pooled connection closes it, and the client's
+     * following request on it races the close and fails with "Connection closed" before any
+     * response, which the SDK does not retry for writes. Idle connections are still closed after
+     * {@code sun.net.httpserver.idleInterval} (30 s); SDK clients drop theirs after 5 to 10 s.
+     */
+    static final String MAX_IDLE_CONNECTIONS_PROPERTY = "sun.net.httpserver.maxIdleConnections";
+
     static {
-        if (System.getProperty(NODELAY_PROPERTY) == null) {
-            System.setProperty(NODELAY_PROPERTY, "true");
+        // The JDK reads both once, when the JVM's first HTTP server is created; a value the user
+        // set on the command line wins.
+        setIfAbsent(NODELAY_PROPERTY, "true");
+        setIfAbsent(MAX_IDLE_CONNECTIONS_PROPERTY, String.valueOf(Integer.MAX_VALUE));
+    }
+
+    private static void setIfAbsent(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
         }
     }
 
