@@ -60,6 +60,17 @@ public final class CellValue implements Cell {
         return new CellValue(Type.BINARY, value.clone());
     }
 
+    /** An immutable copy of a cell view (a string keeps the view's UTF-8 bytes). */
+    public static CellValue copyOf(Cell cell) {
+        return switch (cell.type()) {
+            case STRING -> ofString(cell.asString(), cell.utf8());
+            case INTEGER -> ofInteger(cell.asInteger());
+            case DOUBLE -> ofDouble(cell.asDouble());
+            case BOOLEAN -> ofBoolean(cell.asBoolean());
+            case BINARY -> ofBinary(cell.binaryView());
+        };
+    }
+
     @Override
     public Type type() {
         return type;

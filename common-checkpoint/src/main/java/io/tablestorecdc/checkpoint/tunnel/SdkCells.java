@@ -84,11 +84,7 @@ final class SdkCells {
 
         @Override
         public CellValue toCellValue() {
-            return switch (type) {
-                case STRING -> CellValue.ofString(value.asString(), value.asStringInBytes());
-                case INTEGER -> CellValue.ofInteger(value.asLong());
-                default -> CellValue.ofBinary(value.asBinary());
-            };
+            return CellValue.copyOf(this);
         }
 
         private IllegalStateException notA(CellValue.Type wanted) {
@@ -180,13 +176,7 @@ final class SdkCells {
 
         @Override
         public CellValue toCellValue() {
-            return switch (type) {
-                case STRING -> CellValue.ofString(value.asString(), value.asStringInBytes());
-                case INTEGER -> CellValue.ofInteger(value.asLong());
-                case DOUBLE -> CellValue.ofDouble(value.asDouble());
-                case BOOLEAN -> CellValue.ofBoolean(value.asBoolean());
-                case BINARY -> CellValue.ofBinary(value.asBinary());
-            };
+            return CellValue.copyOf(this);
         }
     }
 }
