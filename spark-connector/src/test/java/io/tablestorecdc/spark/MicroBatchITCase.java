@@ -215,7 +215,11 @@ class MicroBatchITCase {
                         sink);
         try {
             await(query, "16 rows", TIMEOUT, () -> sink.count() >= 16);
-            Thread.sleep(600); // the commit of the last batch
+            await(
+                    query,
+                    "old snapshots purged at the last batches' commits",
+                    TIMEOUT,
+                    () -> batchLogSequences(table, tunnel).size() <= 3);
         } finally {
             query.stop();
         }
