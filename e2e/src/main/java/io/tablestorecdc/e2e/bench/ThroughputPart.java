@@ -3,6 +3,7 @@ package io.tablestorecdc.e2e.bench;
 import static io.tablestorecdc.e2e.bench.ThroughputBenchmark.say;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,6 +53,7 @@ final class ThroughputPart {
         Map<String, ConsumerFigures> figures = new LinkedHashMap<>();
         results.forEach((consumer, runs) -> figures.put(consumer, ConsumerFigures.of(runs)));
         printTable(figures);
+        printPairedRatios(results);
         bench.report("rows", rows);
         bench.report("partitions", ThroughputBenchmark.PARTITIONS);
         bench.report("runs", settings.runs());
@@ -295,6 +297,30 @@ final class ThroughputPart {
                 : ratio(a.recordsPerSecond(), b.recordsPerSecond());
     }
 
+    private static List<Double> boxed(double[] values) {
+        return Arrays.stream(values).boxed().toList();
+    }
+
+    /** Each consumer's ratio to raw, round by round: the spread a median hides. */
+    private static void printPairedRatios(Map<String, List<ConsumerRun>> results) {
+        List<ConsumerRun> raw = results.get("raw");
+        if (raw == null || raw.size() < 2) {
+            return;
+        }
+        say("%nratio to raw of the same round (whole run; steady):");
+        results.forEach(
+                (consumer, runs) -> {
+                    if (!consumer.equals("raw")) {
+                        PairedRatios paired = PairedRatios.of(runs, raw);
+                        say(
+                                "  %-12s %s; %s",
+                                consumer,
+                                PairedRatios.describe(paired.whole()),
+                                PairedRatios.describe(paired.steady()));
+                    }
+                });
+    }
+
     private static Map<String, Object> throughputJson(
             Map<String, List<ConsumerRun>> results, Map<String, ConsumerFigures> figures) {
         ConsumerFigures raw = figures.get("raw");
@@ -311,6 +337,12 @@ final class ThroughputPart {
                         c.put(
                                 "steadyRatioToRaw",
                                 m.steadyRecordsPerSecond() / raw.median().recordsPerSecond());
+                    }
+                    List<ConsumerRun> rawRuns = results.get("raw");
+                    if (rawRuns != null && !consumer.equals("raw")) {
+                        PairedRatios paired = PairedRatios.of(runs, rawRuns);
+                        c.put("runsRatioToRawOfTheRound", boxed(paired.whole()));
+                        c.put("runsSteadyRatioToRawOfTheRound", boxed(paired.steady()));
                     }
                     c.put("runsRecordsPerSecond", rates(runs, false));
                     c.put("runsSteadyRecordsPerSecond", rates(runs, true));
