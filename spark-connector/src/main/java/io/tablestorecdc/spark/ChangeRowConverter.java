@@ -6,8 +6,8 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,15 +33,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class ChangeRowConverter {
 
-    // Every integer of at most this magnitude is exactly a double (53-bit mantissa).
-    private static final long EXACT_DOUBLE_LIMIT = 1L << 53;
-
     private final OutputSchema schema;
     private final String tableName;
     private final boolean skipInvalid;
     private final boolean ignoreDelete;
-    private static final UTF8String[] ACTION_NAMES = utf8Names(ChangeRecord.Action.values());
-    private static final UTF8String[] OPERATION_NAMES = utf8Names(ColumnOperation.values());
     // convertTo's "does not fit" without an Optional per value (this runs for every cell).
     private static final Object NO_FIT = new Object();
 
@@ -78,14 +73,6 @@ final class ChangeRowConverter {
             slotTypes[i] = fields[i].dataType();
         }
         this.direct = new UnsafeChangeRows(schema, ignoreDelete);
-    }
-
-    private static UTF8String[] utf8Names(Enum<?>[] constants) {
-        UTF8String[] names = new UTF8String[constants.length];
-        for (Enum<?> c : constants) {
-            names[c.ordinal()] = UTF8String.fromString(c.name());
-        }
-        return names;
     }
 
     static ChangeRowConverter of(OutputSchema schema, TablestoreSourceOptions options) {
@@ -212,41 +199,29 @@ final class ChangeRowConverter {
     }
 
     private static Object catalystAs(CellValue value, DataType type) {
-        switch (value.type()) {
-            case INTEGER:
-                return integerAs(value.asInteger(), type);
-            case DOUBLE:
-                return type.equals(DataTypes.DoubleType) ? value.asDouble() : NO_FIT;
-            case STRING:
-                return type.equals(DataTypes.StringType)
-                        ? UTF8String.fromString(value.asString())
-                        : NO_FIT;
-            case BOOLEAN:
-                return type.equals(DataTypes.BooleanType) ? value.asBoolean() : NO_FIT;
-            case BINARY:
-                return type.equals(DataTypes.BinaryType) ? value.asBinary() : NO_FIT;
-            default:
-                return NO_FIT;
+        if (!CellRules.fits(value, type)) {
+            return NO_FIT;
         }
+        return switch (value.type()) {
+            case INTEGER -> integerAs(value.asInteger(), type);
+            case STRING -> UTF8String.fromBytes(value.utf8());
+            case BINARY -> value.asBinary();
+            default -> value.toJava();
+        };
     }
 
+    /** An integer as the integer or double type it fits (see {@link CellRules#fits}). */
     private static Object integerAs(long v, DataType type) {
-        if (type.equals(DataTypes.LongType)) {
-            return v;
-        }
-        if (type.equals(DataTypes.IntegerType) && v == (int) v) {
+        if (type.equals(DataTypes.IntegerType)) {
             return (int) v;
         }
-        if (type.equals(DataTypes.ShortType) && v == (short) v) {
+        if (type.equals(DataTypes.ShortType)) {
             return (short) v;
         }
-        if (type.equals(DataTypes.ByteType) && v == (byte) v) {
+        if (type.equals(DataTypes.ByteType)) {
             return (byte) v;
         }
-        if (type.equals(DataTypes.DoubleType) && Math.abs(v) <= EXACT_DOUBLE_LIMIT) {
-            return (double) v;
-        }
-        return NO_FIT;
+        return type.equals(DataTypes.DoubleType) ? (Object) (double) v : (Object) v;
     }
 
     private static Object catalystOf(CellValue value) {
@@ -271,13 +246,11 @@ final class ChangeRowConverter {
 
     /** The string form of a value in the {@value OutputSchema#VALUES} map. */
     static String asText(CellValue value) {
-        return value.type() == CellValue.Type.BINARY
-                ? Base64.getEncoder().encodeToString(value.asBinary())
-                : String.valueOf(value.toJava());
+        return new String(CellRules.valueText(value), StandardCharsets.UTF_8);
     }
 
     private void fillMetadata(ChangeRecord record, Object[] values) {
-        values[metadataBase] = ACTION_NAMES[record.action().ordinal()];
+        values[metadataBase] = CellRules.ACTION_NAMES[record.action().ordinal()];
         values[metadataBase + 1] = commitTime(record);
         values[metadataBase + 2] = channelUtf8(record.channelId());
         SequenceInfo seq = record.sequence();
@@ -306,7 +279,7 @@ final class ChangeRowConverter {
         Object[] ops = new Object[keys.length];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = layout.utf8Names[i];
-            ops[i] = OPERATION_NAMES[columns.get(i).operation().ordinal()];
+            ops[i] = CellRules.OPERATION_NAMES[columns.get(i).operation().ordinal()];
         }
         return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(ops));
     }

@@ -6,9 +6,7 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -36,10 +34,6 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class UnsafeChangeRows implements ChangeVisitor {
 
-    // Every integer of at most this magnitude is exactly a double (53-bit mantissa).
-    private static final long EXACT_DOUBLE_LIMIT = 1L << 53;
-    private static final UTF8String[] ACTION_NAMES = utf8Names(Action.values());
-    private static final UTF8String[] OPERATION_NAMES = utf8Names(ColumnOperation.values());
     private static final int NO_SLOT = -1;
 
     private final List<PrimaryKeyColumn> primaryKey;
@@ -99,14 +93,6 @@ final class UnsafeChangeRows implements ChangeVisitor {
         this.sequence = new UnsafeRowWriter(row, OutputSchema.SEQ_TYPE.size());
         this.keys = new UnsafeArrayWriter(row, 8);
         this.values = new UnsafeArrayWriter(row, 8);
-    }
-
-    private static UTF8String[] utf8Names(Enum<?>[] constants) {
-        UTF8String[] utf8 = new UTF8String[constants.length];
-        for (Enum<?> c : constants) {
-            utf8[c.ordinal()] = UTF8String.fromString(c.name());
-        }
-        return utf8;
     }
 
     /** The row of the reader's current record, or null when the general way must convert it. */
@@ -174,7 +160,8 @@ final class UnsafeChangeRows implements ChangeVisitor {
         int slot = slotOf(index, name);
         operations[index] = operation;
         if (valuesMap) {
-            valueTexts[index] = operation == ColumnOperation.PUT ? ValueText.of(value) : null;
+            valueTexts[index] =
+                    operation == ColumnOperation.PUT ? CellRules.valueText(value) : null;
             return;
         }
         if (slot == NO_SLOT) {
@@ -205,52 +192,32 @@ final class UnsafeChangeRows implements ChangeVisitor {
     /** Writes {@code value} as the slot's type; false when it does not fit. */
     private boolean fit(int slot, Cell value) {
         DataType type = slotTypes[slot];
-        switch (value.type()) {
-            case STRING:
-                return type == DataTypes.StringType && writeBytes(slot, value.utf8());
-            case DOUBLE:
-                return type == DataTypes.DoubleType && writeDouble(slot, value.asDouble());
-            case BOOLEAN:
-                return type == DataTypes.BooleanType && writeBoolean(slot, value.asBoolean());
-            case BINARY:
-                return type == DataTypes.BinaryType && writeBytes(slot, value.binaryView());
-            case INTEGER:
-                return writeInteger(slot, value.asInteger(), type);
-            default:
-                return false;
-        }
-    }
-
-    private boolean writeBytes(int slot, byte[] bytes) {
-        row.write(slot, bytes);
-        return true;
-    }
-
-    private boolean writeDouble(int slot, double v) {
-        row.write(slot, v);
-        return true;
-    }
-
-    private boolean writeBoolean(int slot, boolean v) {
-        row.write(slot, v);
-        return true;
-    }
-
-    private boolean writeInteger(int slot, long v, DataType type) {
-        if (type == DataTypes.LongType) {
-            row.write(slot, v);
-        } else if (type == DataTypes.IntegerType && v == (int) v) {
-            row.write(slot, (int) v);
-        } else if (type == DataTypes.ShortType && v == (short) v) {
-            row.write(slot, (short) v);
-        } else if (type == DataTypes.ByteType && v == (byte) v) {
-            row.write(slot, (byte) v);
-        } else if (type == DataTypes.DoubleType && Math.abs(v) <= EXACT_DOUBLE_LIMIT) {
-            row.write(slot, (double) v);
-        } else {
+        if (!CellRules.fits(value, type)) {
             return false;
         }
+        switch (value.type()) {
+            case STRING -> row.write(slot, value.utf8());
+            case DOUBLE -> row.write(slot, value.asDouble());
+            case BOOLEAN -> row.write(slot, value.asBoolean());
+            case BINARY -> row.write(slot, value.binaryView());
+            case INTEGER -> writeInteger(slot, value.asInteger(), type);
+        }
         return true;
+    }
+
+    /** An integer as the integer or double type it fits (see {@link CellRules#fits}). */
+    private void writeInteger(int slot, long v, DataType type) {
+        if (type == DataTypes.IntegerType) {
+            row.write(slot, (int) v);
+        } else if (type == DataTypes.ShortType) {
+            row.write(slot, (short) v);
+        } else if (type == DataTypes.ByteType) {
+            row.write(slot, (byte) v);
+        } else if (type == DataTypes.DoubleType) {
+            row.write(slot, (double) v);
+        } else {
+            row.write(slot, v);
+        }
     }
 
     private UnsafeRow finish() {
@@ -265,7 +232,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
                 row.setNullAt(attributeBase + i);
             }
         }
-        row.write(metadataBase, ACTION_NAMES[action.ordinal()]);
+        row.write(metadataBase, CellRules.ACTION_NAMES[action.ordinal()]);
         long commitMicros = sequenceInfo.timestampMicros();
         if (commitMicros == 0) {
             row.setNullAt(metadataBase + 1); // a base-data record has no commit time
@@ -348,31 +315,8 @@ final class UnsafeChangeRows implements ChangeVisitor {
         Platform.putLong(row.getBuffer(), start, row.cursor() - start - 8);
         values.initialize(columnCount);
         for (int i = 0; i < columnCount; i++) {
-            values.write(i, OPERATION_NAMES[operations[i].ordinal()]);
+            values.write(i, CellRules.OPERATION_NAMES[operations[i].ordinal()]);
         }
         row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
-    }
-
-    /** A value's text in the {@value OutputSchema#VALUES} map, as UTF-8 bytes. */
-    private static final class ValueText {
-        private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
-        private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
-
-        private ValueText() {}
-
-        // The same text as ChangeRowConverter.asText, without a String where none is needed.
-        static byte[] of(Cell value) {
-            return switch (value.type()) {
-                case STRING -> value.utf8();
-                case INTEGER -> ascii(Long.toString(value.asInteger()));
-                case DOUBLE -> ascii(Double.toString(value.asDouble()));
-                case BOOLEAN -> value.asBoolean() ? TRUE : FALSE;
-                case BINARY -> Base64.getEncoder().encode(value.binaryView());
-            };
-        }
-
-        private static byte[] ascii(String text) {
-            return text.getBytes(StandardCharsets.US_ASCII);
-        }
     }
 }

@@ -1,0 +1,75 @@
+package io.tablestorecdc.spark;
+
+import io.tablestorecdc.checkpoint.model.Cell;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * The rules both row conversions ({@link UnsafeChangeRows} and {@link ChangeRowConverter}) apply,
+ * kept in one place so that they cannot drift apart: which declared column type a value fits, a
+ * value's text in the {@value OutputSchema#VALUES} map, and the metadata names.
+ */
+final class CellRules {
+
+    static final UTF8String[] ACTION_NAMES = utf8Names(Action.values());
+    static final UTF8String[] OPERATION_NAMES = utf8Names(ColumnOperation.values());
+
+    // Every integer of at most this magnitude is exactly a double (53-bit mantissa).
+    private static final long EXACT_DOUBLE_LIMIT = 1L << 53;
+    private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+
+    private CellRules() {}
+
+    private static UTF8String[] utf8Names(Enum<?>[] constants) {
+        UTF8String[] utf8 = new UTF8String[constants.length];
+        for (Enum<?> c : constants) {
+            utf8[c.ordinal()] = UTF8String.fromString(c.name());
+        }
+        return utf8;
+    }
+
+    /**
+     * Whether {@code value} fits a column declared as {@code type}: the same type, or an integer
+     * into a narrower integer type or a double that holds it exactly.
+     */
+    static boolean fits(Cell value, DataType type) {
+        return switch (value.type()) {
+            case STRING -> type.equals(DataTypes.StringType);
+            case DOUBLE -> type.equals(DataTypes.DoubleType);
+            case BOOLEAN -> type.equals(DataTypes.BooleanType);
+            case BINARY -> type.equals(DataTypes.BinaryType);
+            case INTEGER -> integerFits(value.asInteger(), type);
+        };
+    }
+
+    private static boolean integerFits(long v, DataType type) {
+        return type.equals(DataTypes.LongType)
+                || (type.equals(DataTypes.IntegerType) && v == (int) v)
+                || (type.equals(DataTypes.ShortType) && v == (short) v)
+                || (type.equals(DataTypes.ByteType) && v == (byte) v)
+                || (type.equals(DataTypes.DoubleType) && Math.abs(v) <= EXACT_DOUBLE_LIMIT);
+    }
+
+    /**
+     * A value's text in the {@value OutputSchema#VALUES} map, as UTF-8 bytes (binary in Base64).
+     */
+    static byte[] valueText(Cell value) {
+        return switch (value.type()) {
+            case STRING -> value.utf8();
+            case INTEGER -> ascii(Long.toString(value.asInteger()));
+            case DOUBLE -> ascii(Double.toString(value.asDouble()));
+            case BOOLEAN -> value.asBoolean() ? TRUE : FALSE;
+            case BINARY -> Base64.getEncoder().encode(value.binaryView());
+        };
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+}
