@@ -40,20 +40,26 @@ final class CellRules {
      */
     static boolean fits(Cell value, DataType type) {
         return switch (value.type()) {
-            case STRING -> type.equals(DataTypes.StringType);
-            case DOUBLE -> type.equals(DataTypes.DoubleType);
-            case BOOLEAN -> type.equals(DataTypes.BooleanType);
-            case BINARY -> type.equals(DataTypes.BinaryType);
+            case STRING -> is(type, DataTypes.StringType);
+            case DOUBLE -> is(type, DataTypes.DoubleType);
+            case BOOLEAN -> is(type, DataTypes.BooleanType);
+            case BINARY -> is(type, DataTypes.BinaryType);
             case INTEGER -> integerFits(value.asInteger(), type);
         };
     }
 
     private static boolean integerFits(long v, DataType type) {
-        return type.equals(DataTypes.LongType)
-                || (type.equals(DataTypes.IntegerType) && v == (int) v)
-                || (type.equals(DataTypes.ShortType) && v == (short) v)
-                || (type.equals(DataTypes.ByteType) && v == (byte) v)
-                || (type.equals(DataTypes.DoubleType) && Math.abs(v) <= EXACT_DOUBLE_LIMIT);
+        return is(type, DataTypes.LongType)
+                || (is(type, DataTypes.IntegerType) && v == (int) v)
+                || (is(type, DataTypes.ShortType) && v == (short) v)
+                || (is(type, DataTypes.ByteType) && v == (byte) v)
+                || (is(type, DataTypes.DoubleType) && Math.abs(v) <= EXACT_DOUBLE_LIMIT);
+    }
+
+    // Spark's simple types are singletons: the identity check decides the common case without a
+    // call per cell; equals covers any other instance.
+    private static boolean is(DataType type, DataType wanted) {
+        return type == wanted || type.equals(wanted);
     }
 
     /**
