@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * acknowledged). It guards against a pooled keep-alive connection that the server closed failing
  * the next request before a response: the emulator's JDK server did that once 200 connections were
  * idle (now lifted, see {@code EmulatorServer}), and any server may close a connection the client
- * still holds.
+ * still holds. A retried write the server had applied appears twice in the change stream: do not
+ * write through it where the stream's records are counted.
  */
 public final class IdempotentWriteRetry extends DefaultRetryStrategy {
 

@@ -2,7 +2,6 @@ package io.tablestorecdc.e2e.bench;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
-import io.tablestorecdc.emulator.IdempotentWriteRetry;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +40,14 @@ public final class ThroughputBenchmark {
     private ThroughputBenchmark(TablestoreEmulator emulator, BenchSettings settings) {
         this.emulator = emulator;
         this.settings = settings;
-        // Writes retry a connection the pool kept but the server closed (idempotent here).
-        this.sync = IdempotentWriteRetry.syncClient(emulator);
+        // No write retry: a batch applied twice would put its records twice into the change
+        // stream, and every part counts records.
+        this.sync =
+                new SyncClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
         this.tunnels =
                 new TunnelClient(
                         emulator.endpoint(),
