@@ -10,6 +10,11 @@ import java.util.Map;
  * Samples the JVM's process CPU time and the summed CPU time of the emulator's server threads at
  * the start of a drain and again at its end, so that a consumer's CPU can be told from the server's
  * while both share the same cores and the same process.
+ *
+ * <p>The two clocks differ in resolution: a thread's CPU time is exact to the nanosecond, but the
+ * JDK reads the process's CPU time through {@code times()} on Linux, in whole clock ticks (10 ms).
+ * A difference of two process samples is therefore off by up to {@link #PROCESS_TICK_NANOS} either
+ * way; over a drain of seconds that is noise, over a few milliseconds it is not.
  */
 final class CpuClock {
 
@@ -21,6 +26,9 @@ final class CpuClock {
      * idle-connection timer, "idle-timeout-task", wakes rarely and is left out.)
      */
     static final String DISPATCHER = "HTTP-Dispatcher";
+
+    /** The resolution of the process CPU clock on Linux (one clock tick, 1/100 s). */
+    static final long PROCESS_TICK_NANOS = 10_000_000L;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final com.sun.management.OperatingSystemMXBean OS =

@@ -7,8 +7,9 @@ package io.tablestorecdc.e2e.bench;
  */
 record CpuUse(long processNanos, long serverNanos) {
 
+    /** Never negative: the process clock's coarse ticks can read a little below the threads'. */
     long consumerNanos() {
-        return processNanos - serverNanos;
+        return Math.max(0, processNanos - serverNanos);
     }
 
     double serverMicrosPerRecord(long records) {
