@@ -4,11 +4,13 @@ import io.tablestorecdc.e2e.orders.OrderChange;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /** What one engine's replica has applied so far; updated by the engine, read by the console. */
 public final class EngineStats {
 
     private final long baseTotal;
+    private final LongSupplier nanoClock;
     private final AtomicLong startNanos = new AtomicLong();
     private final AtomicLong changes = new AtomicLong();
     private final AtomicLong baseRows = new AtomicLong();
@@ -20,12 +22,17 @@ public final class EngineStats {
 
     /** Stats of a replica of a table whose base data holds {@code baseTotal} rows. */
     public EngineStats(long baseTotal) {
+        this(baseTotal, System::nanoTime);
+    }
+
+    EngineStats(long baseTotal, LongSupplier nanoClock) {
         this.baseTotal = baseTotal;
+        this.nanoClock = nanoClock;
     }
 
     /** Marks the moment the engine was asked to start. */
     public void recordStart() {
-        startNanos.set(System.nanoTime());
+        startNanos.set(nanoClock.getAsLong());
     }
 
     /** Counts {@code applied} changes handed to the replica at once. */
@@ -33,7 +40,7 @@ public final class EngineStats {
         if (applied.isEmpty()) {
             return;
         }
-        long now = System.nanoTime();
+        long now = nanoClock.getAsLong();
         firstNanos.compareAndSet(0, now);
         lastNanos.set(now);
         changes.addAndGet(applied.size());

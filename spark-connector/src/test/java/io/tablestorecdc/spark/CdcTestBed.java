@@ -17,7 +17,9 @@ import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
@@ -34,9 +36,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.apache.spark.api.java.function.VoidFunction2;
@@ -45,6 +50,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.DataStreamReader;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
 import org.apache.spark.sql.streaming.Trigger;
 
 /** An embedded emulator, a local SparkSession, and helpers to write rows and run queries. */
@@ -55,7 +61,9 @@ final class CdcTestBed implements AutoCloseable {
 
     final TablestoreEmulator emulator;
     final SyncClient sync;
+    private final TunnelClient tunnels;
     final SparkSession spark;
+    private final TriggerCounter triggers = new TriggerCounter();
 
     CdcTestBed() {
         emulator = TablestoreEmulator.builder().accessKeySecret(SECRET).build().start();
@@ -63,6 +71,12 @@ final class CdcTestBed implements AutoCloseable {
         // these tests count duplicates.
         sync =
                 new SyncClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+        tunnels =
+                new TunnelClient(
                         emulator.endpoint(),
                         emulator.accessKeyId(),
                         emulator.accessKeySecret(),
@@ -75,6 +89,9 @@ final class CdcTestBed implements AutoCloseable {
                         .config("spark.sql.shuffle.partitions", "1")
                         .config("spark.sql.streaming.pollingDelay", "10ms")
                         .getOrCreate();
+        // Every trigger reports progress, also one that found no data (the session may be shared).
+        spark.conf().set("spark.sql.streaming.noDataProgressEventInterval", "0");
+        spark.streams().addListener(triggers);
     }
 
     /** A new table with primary key (id STRING). */
@@ -118,17 +135,7 @@ final class CdcTestBed implements AutoCloseable {
      * Creates a tunnel of {@code type} on {@code table} (the source can also create stream ones).
      */
     void createTunnel(String table, String tunnel, TunnelType type) {
-        TunnelClient tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        try {
-            tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, type));
-        } finally {
-            tunnels.shutdown();
-        }
+        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, type));
     }
 
     void put(String table, String id, long qty, String name) {
@@ -262,8 +269,30 @@ final class CdcTestBed implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until {@code query} has run {@code count} more triggers, with or without data: what a
+     * negative check waits for ("a duplicate would arrive in the next batches"), so that it holds
+     * however slowly the machine runs.
+     */
+    void awaitTriggers(StreamingQuery query, int count, Duration timeout) {
+        long target = triggers.count(query.id()) + count;
+        await(query, count + " more triggers", timeout, () -> triggers.count(query.id()) >= target);
+    }
+
+    /** Records the server holds as consumed on the tunnel's channels (from pushed checkpoints). */
+    long serverConsumedCount(String table, String tunnel) {
+        return tunnels
+                .describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                .getChannelInfos()
+                .stream()
+                .mapToLong(ChannelInfo::getChannelCount)
+                .sum();
+    }
+
     @Override
     public void close() {
+        spark.streams().removeListener(triggers);
+        tunnels.shutdown();
         sync.shutdown();
         emulator.close();
     }
@@ -292,5 +321,36 @@ final class CdcTestBed implements AutoCloseable {
         int count() {
             return batches.values().stream().mapToInt(List::size).sum();
         }
+    }
+
+    /** Counts the triggers of each query: its progress and idle events. */
+    private static final class TriggerCounter extends StreamingQueryListener {
+        private final Map<UUID, AtomicLong> counts = new ConcurrentHashMap<>();
+
+        long count(UUID query) {
+            AtomicLong n = counts.get(query);
+            return n == null ? 0 : n.get();
+        }
+
+        @Override
+        public void onQueryStarted(QueryStartedEvent event) {}
+
+        @Override
+        public void onQueryProgress(QueryProgressEvent event) {
+            counted(event.progress().id());
+        }
+
+        /** A trigger that found no data (Spark 3.5 reports it so, not as progress). */
+        @Override
+        public void onQueryIdle(QueryIdleEvent event) {
+            counted(event.id());
+        }
+
+        private void counted(UUID query) {
+            counts.computeIfAbsent(query, id -> new AtomicLong()).incrementAndGet();
+        }
+
+        @Override
+        public void onQueryTerminated(QueryTerminatedEvent event) {}
     }
 }

@@ -67,7 +67,7 @@ class FaultsITCase {
                 bed.put(table, String.format("k%02d", i), i, "n");
             }
             await(query, "40 rows", TIMEOUT, () -> sink.count() >= 40);
-            Thread.sleep(500);
+            bed.awaitTriggers(query, 3, TIMEOUT); // a duplicate would arrive in these batches
         } finally {
             query.stop();
         }

@@ -128,7 +128,7 @@ class MicroBatchITCase {
                         sink);
         try {
             await(second, "all 50 rows", TIMEOUT, () -> sink.count() >= 50);
-            Thread.sleep(1000); // a duplicate would arrive in the next batches
+            bed.awaitTriggers(second, 5, TIMEOUT); // a duplicate would arrive in these batches
         } finally {
             second.stop();
         }
@@ -153,10 +153,10 @@ class MicroBatchITCase {
                         sink);
         try {
             await(query, "first change", TIMEOUT, () -> sink.count() >= 1);
-            Thread.sleep(500);
+            bed.awaitTriggers(query, 2, TIMEOUT); // the first batch is committed
             long batches = sink.deliveries.size();
             int metaRows = metaRowCount();
-            Thread.sleep(1500); // about 7 idle triggers
+            bed.awaitTriggers(query, 7, TIMEOUT);
 
             assertThat(sink.deliveries).hasSize((int) batches);
             assertThat(metaRowCount()).isEqualTo(metaRows);
@@ -183,13 +183,14 @@ class MicroBatchITCase {
                         Trigger.ProcessingTime(0));
         try {
             await(query, "first change", TIMEOUT, () -> sink.count() >= 1);
+            bed.awaitTriggers(query, 2, TIMEOUT); // the first batch is committed
             long before = bed.emulator.server().requestCount("tunnel/readrecords");
             // Spark asks for new data every ~10 ms while idle: without a backoff that is a
-            // probe per channel each time, hundreds in this window.
-            Thread.sleep(2000);
+            // probe of the one channel at every trigger. With it, a few per second.
+            bed.awaitTriggers(query, 200, TIMEOUT);
             long probes = bed.emulator.server().requestCount("tunnel/readrecords") - before;
 
-            assertThat(probes).isBetween(1L, 20L);
+            assertThat(probes).isBetween(1L, 40L);
             bed.put(table, "b", 2, "berry");
             await(query, "the change after the idle time", TIMEOUT, () -> sink.count() >= 2);
         } finally {

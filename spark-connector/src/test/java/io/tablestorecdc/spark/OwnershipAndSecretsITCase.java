@@ -107,7 +107,12 @@ class OwnershipAndSecretsITCase {
         StreamingQuery first =
                 bed.start(bed.reader(table, tunnel).load(), CdcTestBed.checkpointDir(), firstSink);
         await(first, "first row", TIMEOUT, () -> firstSink.count() >= 1);
-        Thread.sleep(1000); // the next triggers push the committed position to the server
+        // The batch's commit pushes its position to the server, where the next consumer starts.
+        await(
+                first,
+                "the position pushed",
+                TIMEOUT,
+                () -> bed.serverConsumedCount(table, tunnel) >= 1);
         first.stop();
         bed.put(table, "b", 2, "berry");
 
@@ -117,7 +122,7 @@ class OwnershipAndSecretsITCase {
                 bed.start(bed.reader(table, tunnel).load(), newCheckpoint, secondSink);
         try {
             await(second, "second row", TIMEOUT, () -> secondSink.count() >= 1);
-            Thread.sleep(1000);
+            bed.awaitTriggers(second, 5, TIMEOUT); // "a" would arrive in these batches
         } finally {
             second.stop();
         }

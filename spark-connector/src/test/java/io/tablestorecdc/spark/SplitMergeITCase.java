@@ -64,7 +64,7 @@ class SplitMergeITCase {
             bed.put(table, "a", 3, "gen2");
             bed.put(table, "x", 3, "gen2");
             await(query, "generation 2", TIMEOUT, () -> sink.count() >= 7);
-            Thread.sleep(1000);
+            bed.awaitTriggers(query, 5, TIMEOUT); // a duplicate would arrive in these batches
 
             assertThat(children).hasSize(2);
             Map<String, long[]> batches = batchRangeByChannel(sink);
