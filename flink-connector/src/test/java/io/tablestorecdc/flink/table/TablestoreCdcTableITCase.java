@@ -3,33 +3,15 @@ package io.tablestorecdc.flink.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.alicloud.openservices.tablestore.SyncClient;
-import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.CreateTableRequest;
-import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
-import com.alicloud.openservices.tablestore.model.PrimaryKey;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
-import com.alicloud.openservices.tablestore.model.RowDeleteChange;
-import com.alicloud.openservices.tablestore.model.RowPutChange;
-import com.alicloud.openservices.tablestore.model.RowUpdateChange;
-import com.alicloud.openservices.tablestore.model.TableMeta;
-import com.alicloud.openservices.tablestore.model.TableOptions;
-import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
-import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
-import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
-import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.flink.testing.EmulatorBed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.ExplainDetail;
@@ -59,11 +41,8 @@ class TablestoreCdcTableITCase {
                             .build());
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    private static final AtomicInteger COUNTER = new AtomicInteger();
 
-    private static TablestoreEmulator emulator;
-    private static SyncClient sync;
-    private static TunnelClient tunnels;
+    private static EmulatorBed bed;
 
     private final List<TableResult> queries = new ArrayList<>();
     private StreamTableEnvironment tEnv;
@@ -72,26 +51,12 @@ class TablestoreCdcTableITCase {
 
     @BeforeAll
     static void startEmulator() {
-        emulator = TablestoreEmulator.builder().build().start();
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        bed = EmulatorBed.start();
     }
 
     @AfterAll
     static void stopEmulator() {
-        tunnels.shutdown();
-        sync.shutdown();
-        emulator.close();
+        bed.close();
     }
 
     @BeforeEach
@@ -100,26 +65,14 @@ class TablestoreCdcTableITCase {
         env.enableCheckpointing(300);
         env.setParallelism(2);
         tEnv = StreamTableEnvironment.create(env);
-        int n = COUNTER.incrementAndGet();
-        table = "sql_t" + n;
-        tunnel = "sql_tunnel" + n;
-        TableMeta meta = new TableMeta(table);
-        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
-        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
-        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.Stream));
+        table = bed.newTable("sql_t");
+        tunnel = table + "_tunnel";
+        bed.createStreamTunnel(table, tunnel);
     }
 
     @AfterEach
     void cancelQueries() {
-        for (TableResult query : queries) {
-            query.getJobClient()
-                    .ifPresent(
-                            job -> {
-                                job.cancel().exceptionally(e -> null).join();
-                                // Wait for the end, so the source closes while the emulator runs.
-                                job.getJobExecutionResult().handle((r, e) -> null).join();
-                            });
-        }
+        queries.forEach(query -> query.getJobClient().ifPresent(EmulatorBed::cancelAndAwaitEnd));
     }
 
     private TableResult query(String sql) {
@@ -245,7 +198,7 @@ class TablestoreCdcTableITCase {
 
         String plan = tEnv.explainSql("SELECT * FROM src", ExplainDetail.JSON_EXECUTION_PLAN);
 
-        assertThat(plan).contains("TablestoreCdc").doesNotContain(emulator.accessKeySecret());
+        assertThat(plan).contains("TablestoreCdc").doesNotContain(bed.emulator().accessKeySecret());
     }
 
     // ---- harness ----
@@ -257,16 +210,16 @@ class TablestoreCdcTableITCase {
                 + (extraColumns.isEmpty() ? "" : ", " + extraColumns)
                 + ") WITH ('connector' = 'tablestore-cdc'"
                 + ", 'endpoint' = '"
-                + emulator.endpoint()
+                + bed.emulator().endpoint()
                 + "'"
                 + ", 'instance.name' = '"
-                + emulator.instanceName()
+                + bed.emulator().instanceName()
                 + "'"
                 + ", 'access.key.id' = '"
-                + emulator.accessKeyId()
+                + bed.emulator().accessKeyId()
                 + "'"
                 + ", 'access.key.secret' = '"
-                + emulator.accessKeySecret()
+                + bed.emulator().accessKeySecret()
                 + "'"
                 + ", 'table.name' = '"
                 + table
@@ -343,31 +296,22 @@ class TablestoreCdcTableITCase {
     }
 
     private void put(String id, long v, String name) {
-        RowPutChange change = new RowPutChange(table, key(id));
-        change.addColumn(new Column("v", ColumnValue.fromLong(v)));
-        change.addColumn(new Column("name", ColumnValue.fromString(name)));
-        sync.putRow(new PutRowRequest(change));
+        bed.put(
+                table,
+                id,
+                new Column("v", ColumnValue.fromLong(v)),
+                new Column("name", ColumnValue.fromString(name)));
     }
 
     private void updateV(String id, long v) {
-        RowUpdateChange change = new RowUpdateChange(table, key(id));
-        change.put(new Column("v", ColumnValue.fromLong(v)));
-        sync.updateRow(new UpdateRowRequest(change));
+        bed.update(table, id, new Column("v", ColumnValue.fromLong(v)));
     }
 
     private void deleteName(String id) {
-        RowUpdateChange change = new RowUpdateChange(table, key(id));
-        change.deleteColumns("name");
-        sync.updateRow(new UpdateRowRequest(change));
+        bed.deleteColumn(table, id, "name");
     }
 
     private void delete(String id) {
-        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
-    }
-
-    private static PrimaryKey key(String id) {
-        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
-                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
-                .build();
+        bed.delete(table, id);
     }
 }

@@ -1,38 +1,24 @@
 package io.tablestorecdc.flink.table;
 
+import static io.tablestorecdc.flink.testing.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.alicloud.openservices.tablestore.SyncClient;
-import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.CreateTableRequest;
-import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
 import com.alicloud.openservices.tablestore.model.GetRangeRequest;
 import com.alicloud.openservices.tablestore.model.GetRangeResponse;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.Row;
-import com.alicloud.openservices.tablestore.model.RowDeleteChange;
-import com.alicloud.openservices.tablestore.model.RowPutChange;
-import com.alicloud.openservices.tablestore.model.RowUpdateChange;
-import com.alicloud.openservices.tablestore.model.TableMeta;
-import com.alicloud.openservices.tablestore.model.TableOptions;
-import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
-import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
-import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
-import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.flink.testing.EmulatorBed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -65,12 +51,9 @@ class UpsertSinkITCase {
                             .build());
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    private static final AtomicInteger COUNTER = new AtomicInteger();
     private static final String UPSERT_INSERT = "INSERT INTO replica SELECT id, v, name FROM src";
 
-    private static TablestoreEmulator emulator;
-    private static SyncClient sync;
-    private static TunnelClient tunnels;
+    private static EmulatorBed bed;
 
     private final List<TableResult> jobs = new ArrayList<>();
     private StreamTableEnvironment tEnv;
@@ -80,26 +63,12 @@ class UpsertSinkITCase {
 
     @BeforeAll
     static void startEmulator() {
-        emulator = TablestoreEmulator.builder().build().start();
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        bed = EmulatorBed.start();
     }
 
     @AfterAll
     static void stopEmulator() {
-        tunnels.shutdown();
-        sync.shutdown();
-        emulator.close();
+        bed.close();
     }
 
     @BeforeEach
@@ -108,27 +77,15 @@ class UpsertSinkITCase {
         env.enableCheckpointing(300); // channels finished by a split are committed on checkpoints
         env.setParallelism(2);
         tEnv = StreamTableEnvironment.create(env);
-        int n = COUNTER.incrementAndGet();
-        table = "upsert_t" + n;
-        tunnel = "upsert_tunnel" + n;
-        replica = "replica" + n;
-        TableMeta meta = new TableMeta(table);
-        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
-        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
-        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.Stream));
+        table = bed.newTable("upsert_t");
+        tunnel = table + "_tunnel";
+        replica = table + "_replica";
+        bed.createStreamTunnel(table, tunnel);
     }
 
     @AfterEach
     void cancelJobs() {
-        for (TableResult job : jobs) {
-            job.getJobClient()
-                    .ifPresent(
-                            client -> {
-                                client.cancel().exceptionally(e -> null).join();
-                                // Wait for the end, so the source closes while the emulator runs.
-                                client.getJobExecutionResult().handle((r, e) -> null).join();
-                            });
-        }
+        jobs.forEach(job -> job.getJobClient().ifPresent(EmulatorBed::cancelAndAwaitEnd));
     }
 
     @Test
@@ -153,7 +110,7 @@ class UpsertSinkITCase {
                 .containsEntry(List.of("c"), Arrays.asList("c", 3L, null))
                 .doesNotContainKey(List.of("n"));
 
-        assertThat(emulator.tunnels().split(table, key("m"))).hasSize(2);
+        assertThat(bed.emulator().tunnels().split(table, key("m"))).hasSize(2);
         put("n", 40, "back"); // re-insert of a deleted key, right of the split
         updateV("b", 20); // left of the split
         updateName("t", "u2");
@@ -246,10 +203,10 @@ class UpsertSinkITCase {
                 "CREATE TABLE src (id STRING, v BIGINT, name STRING"
                         + extraColumns
                         + ") WITH ('connector' = 'tablestore-cdc'"
-                        + option("endpoint", emulator.endpoint())
-                        + option("instance.name", emulator.instanceName())
-                        + option("access.key.id", emulator.accessKeyId())
-                        + option("access.key.secret", emulator.accessKeySecret())
+                        + option("endpoint", bed.emulator().endpoint())
+                        + option("instance.name", bed.emulator().instanceName())
+                        + option("access.key.id", bed.emulator().accessKeyId())
+                        + option("access.key.secret", bed.emulator().accessKeySecret())
                         + option("table.name", table)
                         + option("tunnel.name", tunnel)
                         + option("discovery.interval", "200ms")
@@ -317,7 +274,7 @@ class UpsertSinkITCase {
         range.setMaxVersions(1);
         Map<List<Object>, List<Object>> state = new LinkedHashMap<>();
         while (true) {
-            GetRangeResponse page = sync.getRange(new GetRangeRequest(range));
+            GetRangeResponse page = bed.sync().getRange(new GetRangeRequest(range));
             for (Row row : page.getRows()) {
                 String id = row.getPrimaryKey().getPrimaryKeyColumn("id").getValue().asString();
                 state.put(List.of(id), Arrays.asList(id, v(row), name(row)));
@@ -342,37 +299,26 @@ class UpsertSinkITCase {
     }
 
     private void put(String id, long v, String name) {
-        RowPutChange change = new RowPutChange(table, key(id));
-        change.addColumn(new Column("v", ColumnValue.fromLong(v)));
-        change.addColumn(new Column("name", ColumnValue.fromString(name)));
-        sync.putRow(new PutRowRequest(change));
+        bed.put(
+                table,
+                id,
+                new Column("v", ColumnValue.fromLong(v)),
+                new Column("name", ColumnValue.fromString(name)));
     }
 
     private void updateV(String id, long v) {
-        RowUpdateChange change = new RowUpdateChange(table, key(id));
-        change.put(new Column("v", ColumnValue.fromLong(v)));
-        sync.updateRow(new UpdateRowRequest(change));
+        bed.update(table, id, new Column("v", ColumnValue.fromLong(v)));
     }
 
     private void updateName(String id, String name) {
-        RowUpdateChange change = new RowUpdateChange(table, key(id));
-        change.put(new Column("name", ColumnValue.fromString(name)));
-        sync.updateRow(new UpdateRowRequest(change));
+        bed.update(table, id, new Column("name", ColumnValue.fromString(name)));
     }
 
     private void deleteName(String id) {
-        RowUpdateChange change = new RowUpdateChange(table, key(id));
-        change.deleteColumns("name");
-        sync.updateRow(new UpdateRowRequest(change));
+        bed.deleteColumn(table, id, "name");
     }
 
     private void delete(String id) {
-        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
-    }
-
-    private static PrimaryKey key(String id) {
-        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
-                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
-                .build();
+        bed.delete(table, id);
     }
 }

@@ -2,23 +2,16 @@ package io.tablestorecdc.flink.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.alicloud.openservices.tablestore.SyncClient;
-import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
-import com.alicloud.openservices.tablestore.model.TableMeta;
-import com.alicloud.openservices.tablestore.model.TableOptions;
-import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
-import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
+import io.tablestorecdc.flink.testing.EmulatorBed;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -68,36 +61,19 @@ class SecretsITCase {
     private static final String STS_TOKEN = "StSToKeN-" + UUID.randomUUID();
     private static final String WRONG_SECRET = "WrOnG-" + UUID.randomUUID();
 
-    private static TablestoreEmulator emulator;
-    private static SyncClient sync;
+    private static EmulatorBed bed;
+    private static String tableName;
 
     @BeforeAll
     static void startEmulator() {
-        emulator = TablestoreEmulator.builder().accessKeySecret(SECRET).build().start();
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        SECRET,
-                        emulator.instanceName());
-        TableMeta meta = new TableMeta("secret_t");
-        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
-        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
-        TunnelClient tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        SECRET,
-                        emulator.instanceName());
-        tunnels.createTunnel(
-                new CreateTunnelRequest("secret_t", "secret_tunnel", TunnelType.Stream));
-        tunnels.shutdown();
+        bed = EmulatorBed.start(TablestoreEmulator.builder().accessKeySecret(SECRET));
+        tableName = bed.newTable("secret_t");
+        bed.createStreamTunnel(tableName, "secret_tunnel");
     }
 
     @AfterAll
     static void stopEmulator() {
-        sync.shutdown();
-        emulator.close();
+        bed.close();
     }
 
     @Test
@@ -200,11 +176,11 @@ class SecretsITCase {
 
     private static TablestoreCdcSource<String> source(String secret) {
         return TablestoreCdcSource.<String>builder()
-                .setEndpoint(emulator.endpoint())
-                .setInstanceName(emulator.instanceName())
-                .setCredentials(emulator.accessKeyId(), secret)
+                .setEndpoint(bed.emulator().endpoint())
+                .setInstanceName(bed.emulator().instanceName())
+                .setCredentials(bed.emulator().accessKeyId(), secret)
                 .setStsToken(STS_TOKEN)
-                .setTableName("secret_t")
+                .setTableName(tableName)
                 .setTunnelName("secret_tunnel")
                 .setDiscoveryInterval(Duration.ofMillis(200))
                 .setHeartbeatInterval(Duration.ofSeconds(5))
@@ -231,16 +207,18 @@ class SecretsITCase {
                 + " (id STRING, v BIGINT, PRIMARY KEY (id) NOT ENFORCED)"
                 + " WITH ('connector' = 'tablestore-cdc'"
                 + ", 'endpoint' = '"
-                + emulator.endpoint()
+                + bed.emulator().endpoint()
                 + "', 'instance.name' = '"
-                + emulator.instanceName()
+                + bed.emulator().instanceName()
                 + "', 'access.key.id' = '"
-                + emulator.accessKeyId()
+                + bed.emulator().accessKeyId()
                 + "', 'access.key.secret' = '"
                 + SECRET
                 + "', 'sts.token' = '"
                 + STS_TOKEN
-                + "', 'table.name' = 'secret_t', 'tunnel.name' = 'secret_tunnel'"
+                + "', 'table.name' = '"
+                + tableName
+                + "', 'tunnel.name' = 'secret_tunnel'"
                 + extraOptions
                 + ")";
     }
@@ -248,12 +226,12 @@ class SecretsITCase {
     private static void put(String id) {
         RowPutChange change =
                 new RowPutChange(
-                        "secret_t",
+                        tableName,
                         PrimaryKeyBuilder.createPrimaryKeyBuilder()
                                 .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
                                 .build());
         change.addColumn(new Column("v", ColumnValue.fromLong(1)));
-        sync.putRow(new PutRowRequest(change));
+        bed.sync().putRow(new PutRowRequest(change));
     }
 
     private static void awaitCommitted(String sink, int count) throws InterruptedException {

@@ -1,24 +1,10 @@
 package io.tablestorecdc.flink.source.it;
 
+import static io.tablestorecdc.flink.testing.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.alicloud.openservices.tablestore.SyncClient;
-import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.CreateTableRequest;
-import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
-import com.alicloud.openservices.tablestore.model.PrimaryKey;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
-import com.alicloud.openservices.tablestore.model.RowDeleteChange;
-import com.alicloud.openservices.tablestore.model.RowPutChange;
-import com.alicloud.openservices.tablestore.model.RowUpdateChange;
-import com.alicloud.openservices.tablestore.model.TableMeta;
-import com.alicloud.openservices.tablestore.model.TableOptions;
-import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
@@ -32,10 +18,10 @@ import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import io.tablestorecdc.emulator.server.Faults;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
+import io.tablestorecdc.flink.testing.EmulatorBed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,9 +78,7 @@ class TablestoreCdcSourceITCase {
     private static final String META_TABLE = "flink_meta";
     private static final AtomicInteger COUNTER = new AtomicInteger();
 
-    private static TablestoreEmulator emulator;
-    private static SyncClient sync;
-    private static TunnelClient tunnels;
+    private static EmulatorBed bed;
 
     private final List<JobClient> jobs = new ArrayList<>();
     private String table;
@@ -102,37 +86,17 @@ class TablestoreCdcSourceITCase {
 
     @BeforeAll
     static void startEmulator() {
-        emulator = TablestoreEmulator.builder().build().start();
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        bed = EmulatorBed.start();
     }
 
     @AfterAll
     static void stopEmulator() {
-        tunnels.shutdown();
-        sync.shutdown();
-        emulator.close();
+        bed.close();
     }
 
     @AfterEach
     void cancelJobs() {
-        for (JobClient job : jobs) {
-            try {
-                job.cancel().get();
-            } catch (Exception e) {
-                // already finished or cancelled
-            }
-        }
+        jobs.forEach(EmulatorBed::cancelAndAwaitEnd);
     }
 
     @Test
@@ -161,7 +125,8 @@ class TablestoreCdcSourceITCase {
 
         // Progress is visible in the meta table: a complete snapshot of committed positions.
         String tunnelId =
-                tunnels.describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                bed.tunnels()
+                        .describeTunnel(new DescribeTunnelRequest(table, tunnel))
                         .getTunnelInfo()
                         .getTunnelId();
         try (SdkMetaTableClient client = SdkMetaTableClient.connect(endpoint(), META_TABLE)) {
@@ -197,9 +162,10 @@ class TablestoreCdcSourceITCase {
 
     private static TablestoreEndpoint endpoint() {
         return new TablestoreEndpoint(
-                emulator.endpoint(),
-                emulator.instanceName(),
-                TablestoreCredentials.of(emulator.accessKeyId(), emulator.accessKeySecret()));
+                bed.emulator().endpoint(),
+                bed.emulator().instanceName(),
+                TablestoreCredentials.of(
+                        bed.emulator().accessKeyId(), bed.emulator().accessKeySecret()));
     }
 
     @Test
@@ -209,19 +175,14 @@ class TablestoreCdcSourceITCase {
         jobs.add(run(sink, new Configuration(), 2));
         List<String> written = new ArrayList<>();
 
-        writeRound(1, written);
-        awaitCommitted(sink, written.size());
-        List<String> children = emulator.tunnels().split(table, key("m"));
+        writeRoundAndAwaitCommitted(sink, 1, written);
+        List<String> children = splitAt("m");
         assertThat(children).hasSize(2);
-        writeRound(2, written);
-        awaitCommitted(sink, written.size());
-        emulator.tunnels().merge(table, key("m"));
-        writeRound(3, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 2, written);
+        bed.emulator().tunnels().merge(table, key("m"));
+        writeRoundAndAwaitCommitted(sink, 3, written);
 
-        List<String> got = CommittingListSink.committed(sink);
-        assertThat(got).containsExactlyInAnyOrderElementsOf(written);
-        assertThat(perKey(got)).isEqualTo(perKey(written));
+        assertCommittedExactlyOnce(sink, written);
     }
 
     @Test
@@ -236,21 +197,18 @@ class TablestoreCdcSourceITCase {
         conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
         JobClient first = run(sink, conf, 2);
         List<String> written = new ArrayList<>();
-        writeRound(1, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 1, written);
 
         latestCheckpoint(checkpoints); // at least one completed checkpoint holds round 1
         first.cancel().get();
         // Chosen after the cancel: while the job ran, a newer checkpoint could subsume (delete) it.
         Path checkpoint = latestCheckpoint(checkpoints);
         writeRound(2, written);
-        Configuration restore = new Configuration(conf);
-        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.toUri().toString());
+        Configuration restore = restoringFrom(conf, checkpoint.toUri().toString());
         jobs.add(run(sink, restore, 2));
         awaitCommitted(sink, written.size());
 
-        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
-        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        assertCommittedExactlyOnce(sink, written);
     }
 
     @Test
@@ -259,25 +217,17 @@ class TablestoreCdcSourceITCase {
         String sink = "savepoint-" + COUNTER.incrementAndGet();
         JobClient first = run(sink, new Configuration(), 2);
         List<String> written = new ArrayList<>();
-        writeRound(1, written);
-        awaitCommitted(sink, written.size());
-        emulator.tunnels().split(table, key("m")); // two channels, one per reader
-        writeRound(2, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 1, written);
+        splitAt("m"); // two channels, one per reader
+        writeRoundAndAwaitCommitted(sink, 2, written);
 
-        String savepoint =
-                first.stopWithSavepoint(
-                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get();
+        String savepoint = stopWithSavepoint(first, savepoints);
         writeRound(3, written);
-        Configuration restore = new Configuration();
-        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        Configuration restore = restoringFrom(new Configuration(), savepoint);
         jobs.add(run(sink, restore, 1));
-        writeRound(4, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 4, written);
 
-        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
-        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        assertCommittedExactlyOnce(sink, written);
     }
 
     @Test
@@ -287,29 +237,20 @@ class TablestoreCdcSourceITCase {
         String sink = "scale-up-" + COUNTER.incrementAndGet();
         JobClient first = run(sink, new Configuration(), 1);
         List<String> written = new ArrayList<>();
-        writeRound(1, written);
-        awaitCommitted(sink, written.size());
-        emulator.tunnels().split(table, key("m")); // both children on the one reader
-        writeRound(2, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 1, written);
+        splitAt("m"); // both children on the one reader
+        writeRoundAndAwaitCommitted(sink, 2, written);
 
-        String savepoint =
-                first.stopWithSavepoint(
-                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get();
+        String savepoint = stopWithSavepoint(first, savepoints);
         writeRound(3, written);
-        Configuration restore = new Configuration();
-        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        Configuration restore = restoringFrom(new Configuration(), savepoint);
         jobs.add(run(sink, restore, 3));
-        writeRound(4, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 4, written);
         // The lineage goes on at the new parallelism: a child splits again after the restore.
-        emulator.tunnels().split(table, key("t"));
-        writeRound(5, written);
-        awaitCommitted(sink, written.size());
+        splitAt("t");
+        writeRoundAndAwaitCommitted(sink, 5, written);
 
-        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
-        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        assertCommittedExactlyOnce(sink, written);
     }
 
     @Test
@@ -317,24 +258,18 @@ class TablestoreCdcSourceITCase {
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         givenTableWithStreamTunnel();
         String sink = "tm-failure-" + COUNTER.incrementAndGet();
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        Configuration conf = fixedDelayRestarts(5, Duration.ofMillis(200));
         JobClient job = run(sink, conf, 4); // every slot of both TaskManagers
         jobs.add(job);
         List<String> written = new ArrayList<>();
-        writeRound(1, written);
-        awaitCommitted(sink, written.size());
-        emulator.tunnels().split(table, key("m")); // two channels, read by two readers
-        writeRound(2, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 1, written);
+        splitAt("m"); // two channels, read by two readers
+        writeRoundAndAwaitCommitted(sink, 2, written);
 
         writeRound(3, written); // being read while the TaskManager goes away
         cluster.terminateTaskManager(0).get();
         cluster.startTaskManager(); // slots for the restarted job
-        writeRound(4, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 4, written);
 
         assertThat(
                         cluster.getExecutionGraph(job.getJobID())
@@ -342,8 +277,7 @@ class TablestoreCdcSourceITCase {
                                 .getStatusTimestamp(JobStatus.RESTARTING))
                 .as("the job restarted after losing a TaskManager")
                 .isPositive();
-        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
-        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        assertCommittedExactlyOnce(sink, written);
     }
 
     @Test
@@ -352,7 +286,7 @@ class TablestoreCdcSourceITCase {
         String sink = "bounded-" + COUNTER.incrementAndGet();
         List<String> written = new ArrayList<>();
         writeRound(1, written);
-        emulator.tunnels().split(table, key("m"));
+        splitAt("m");
         writeRound(2, written); // in the children
         Instant stopAt = Instant.now();
         await("the clock to pass the end", () -> Instant.now().isAfter(stopAt.plusMillis(2)));
@@ -368,11 +302,11 @@ class TablestoreCdcSourceITCase {
         jobs.add(job);
         job.getJobExecutionResult().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
-        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
-        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        assertCommittedExactlyOnce(sink, written);
         // A stop is not a finish: the children stay open on the server for the next consumer.
         assertThat(
-                        tunnels.describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                        bed.tunnels()
+                                .describeTunnel(new DescribeTunnelRequest(table, tunnel))
                                 .getChannelInfos())
                 .hasSize(3)
                 .filteredOn(c -> c.getChannelStatus() == ChannelStatus.TERMINATED)
@@ -383,19 +317,18 @@ class TablestoreCdcSourceITCase {
     void survivesTransientServerErrors() throws Exception {
         givenTableWithStreamTunnel();
         String sink = "faults-" + COUNTER.incrementAndGet();
-        emulator.faults().add(Faults.Rule.error("tunnel/readrecords", "OTSServerBusy", 503, 3));
-        emulator.faults().add(Faults.Rule.error("tunnel/describe", "OTSServerBusy", 503, 2));
+        bed.emulator()
+                .faults()
+                .add(Faults.Rule.error("tunnel/readrecords", "OTSServerBusy", 503, 3));
+        bed.emulator().faults().add(Faults.Rule.error("tunnel/describe", "OTSServerBusy", 503, 2));
         try {
             jobs.add(run(sink, new Configuration(), 2));
             List<String> written = new ArrayList<>();
-            writeRound(1, written);
-            awaitCommitted(sink, written.size());
+            writeRoundAndAwaitCommitted(sink, 1, written);
 
-            assertThat(CommittingListSink.committed(sink))
-                    .containsExactlyInAnyOrderElementsOf(written);
-            assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+            assertCommittedExactlyOnce(sink, written);
         } finally {
-            emulator.faults().clear();
+            bed.emulator().faults().clear();
         }
     }
 
@@ -404,7 +337,8 @@ class TablestoreCdcSourceITCase {
         givenTable();
         put("a", 1);
         put("b", 2);
-        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.BaseAndStream));
+        bed.tunnels()
+                .createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.BaseAndStream));
         String sink = "base-stream-" + COUNTER.incrementAndGet();
         jobs.add(run(sink, new Configuration(), 2));
         update("a", 10);
@@ -422,22 +356,16 @@ class TablestoreCdcSourceITCase {
     void recoversFromATaskFailureMidChannelExactlyOnce() throws Exception {
         givenTableWithStreamTunnel();
         String sink = "failover-" + COUNTER.incrementAndGet();
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        Configuration conf = fixedDelayRestarts(3, Duration.ofMillis(100));
         FailOnce.ARMED.put(sink, new java.util.concurrent.atomic.AtomicBoolean(true));
         jobs.add(run(sink, conf, 2, new FailOnce(sink, "id='p2'")));
         List<String> written = new ArrayList<>();
-        writeRound(1, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 1, written);
         writeRound(2, written); // the task fails at p2, after the first round was committed
-        writeRound(3, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 3, written);
 
         assertThat(FailOnce.ARMED.get(sink)).isFalse();
-        assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
-        assertThat(perKey(CommittingListSink.committed(sink))).isEqualTo(perKey(written));
+        assertCommittedExactlyOnce(sink, written);
     }
 
     @Test
@@ -446,8 +374,7 @@ class TablestoreCdcSourceITCase {
         String sink = "owner-" + COUNTER.incrementAndGet();
         jobs.add(run(sink, new Configuration(), 2));
         List<String> written = new ArrayList<>();
-        writeRound(1, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 1, written);
 
         JobClient second = run("owner-second-" + COUNTER.incrementAndGet(), new Configuration(), 1);
         Throwable refused = second.getJobExecutionResult().handle((r, e) -> e).join();
@@ -456,8 +383,7 @@ class TablestoreCdcSourceITCase {
         assertThat(ExceptionUtils.stringifyException(refused))
                 .contains("OwnershipConflictException")
                 .contains("Only one Spark query or Flink job may read a tunnel");
-        writeRound(2, written);
-        awaitCommitted(sink, written.size());
+        writeRoundAndAwaitCommitted(sink, 2, written);
         assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
     }
 
@@ -519,11 +445,32 @@ class TablestoreCdcSourceITCase {
         return env.executeAsync("tablestore-cdc " + sinkName);
     }
 
+    private static String stopWithSavepoint(JobClient job, Path savepoints) throws Exception {
+        return job.stopWithSavepoint(
+                        false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get();
+    }
+
+    /** {@code conf}, starting from the checkpoint or savepoint at {@code path}. */
+    private static Configuration restoringFrom(Configuration conf, String path) {
+        Configuration restore = new Configuration(conf);
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, path);
+        return restore;
+    }
+
+    private static Configuration fixedDelayRestarts(int attempts, Duration delay) {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, attempts);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, delay);
+        return conf;
+    }
+
     private TablestoreCdcSource<String> source(Instant stopAt) {
         return TablestoreCdcSource.<String>builder()
-                .setEndpoint(emulator.endpoint())
-                .setInstanceName(emulator.instanceName())
-                .setCredentials(emulator.accessKeyId(), emulator.accessKeySecret())
+                .setEndpoint(bed.emulator().endpoint())
+                .setInstanceName(bed.emulator().instanceName())
+                .setCredentials(bed.emulator().accessKeyId(), bed.emulator().accessKeySecret())
                 .setTableName(table)
                 .setTunnelName(tunnel)
                 .setDiscoveryInterval(Duration.ofMillis(200))
@@ -539,16 +486,22 @@ class TablestoreCdcSourceITCase {
 
     private void givenTableWithStreamTunnel() {
         givenTable();
-        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, TunnelType.Stream));
+        bed.createStreamTunnel(table, tunnel);
     }
 
     private void givenTable() {
-        int n = COUNTER.incrementAndGet();
-        table = "flink_t" + n;
-        tunnel = "flink_tunnel" + n;
-        TableMeta meta = new TableMeta(table);
-        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
-        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        table = bed.newTable("flink_t");
+        tunnel = table + "_tunnel";
+    }
+
+    private void writeRoundAndAwaitCommitted(String sink, int round, List<String> written) {
+        writeRound(round, written);
+        awaitCommitted(sink, written.size());
+    }
+
+    /** Splits the channel holding row {@code id}; returns the children. */
+    private List<String> splitAt(String id) {
+        return bed.emulator().tunnels().split(table, key(id));
     }
 
     /** Puts, updates and deletes keys on both sides of "m". */
@@ -565,28 +518,25 @@ class TablestoreCdcSourceITCase {
     }
 
     private void put(String id, long v) {
-        RowPutChange change = new RowPutChange(table, key(id));
-        change.addColumn(new Column("v", ColumnValue.fromLong(v)));
-        sync.putRow(new PutRowRequest(change));
+        bed.put(table, id, new Column("v", ColumnValue.fromLong(v)));
     }
 
     private void update(String id, long v) {
-        RowUpdateChange change = new RowUpdateChange(table, key(id));
-        change.put(new Column("v", ColumnValue.fromLong(v)));
-        sync.updateRow(new UpdateRowRequest(change));
+        bed.update(table, id, new Column("v", ColumnValue.fromLong(v)));
     }
 
     private void delete(String id) {
-        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
-    }
-
-    private static PrimaryKey key(String id) {
-        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
-                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
-                .build();
+        bed.delete(table, id);
     }
 
     // ---- assertions ----
+
+    /** Every change written was committed once, and each key's changes in their order. */
+    private static void assertCommittedExactlyOnce(String sink, List<String> written) {
+        List<String> committed = CommittingListSink.committed(sink);
+        assertThat(committed).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(committed)).isEqualTo(perKey(written));
+    }
 
     private static Map<String, List<String>> perKey(List<String> changes) {
         Map<String, List<String>> out = new LinkedHashMap<>();
