@@ -69,18 +69,8 @@ final class CdcTestBed implements AutoCloseable {
         emulator = TablestoreEmulator.builder().accessKeySecret(SECRET).build().start();
         // No write retry: a retried put the server had applied would reach the stream twice, and
         // these tests count duplicates.
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        sync = emulator.newSyncClient();
+        tunnels = emulator.newTunnelClient();
         spark =
                 SparkSession.builder()
                         .master("local[2]")

@@ -1,5 +1,7 @@
 package io.tablestorecdc.emulator;
 
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TunnelClient;
 import io.tablestorecdc.emulator.server.EmulatorServer;
 import io.tablestorecdc.emulator.server.Faults;
 import io.tablestorecdc.emulator.table.TableAccess;
@@ -117,6 +119,22 @@ public final class TablestoreEmulator implements AutoCloseable {
 
     public String accessKeySecret() {
         return accessKeySecret;
+    }
+
+    /**
+     * A new SDK table client on this emulator with its credentials; only valid after {@link
+     * #start()}. The caller owns it and shuts it down.
+     */
+    public SyncClient newSyncClient() {
+        return new SyncClient(endpoint(), accessKeyId, accessKeySecret, instanceName);
+    }
+
+    /**
+     * A new SDK tunnel client on this emulator with its credentials; only valid after {@link
+     * #start()}. The caller owns it and shuts it down.
+     */
+    public TunnelClient newTunnelClient() {
+        return new TunnelClient(endpoint(), accessKeyId, accessKeySecret, instanceName);
     }
 
     /** The table layer, for the tunnel layer and for tests that inspect state directly. */

@@ -59,11 +59,7 @@ class SdkMetaTableClientITCase extends MetaTableClientContract {
     }
 
     static SyncClient rawClient() {
-        return new SyncClient(
-                emulator.endpoint(),
-                emulator.accessKeyId(),
-                emulator.accessKeySecret(),
-                emulator.instanceName());
+        return emulator.newSyncClient();
     }
 
     @Override

@@ -38,12 +38,7 @@ final class TunnelEmulatorFixture implements AutoCloseable {
 
     TunnelEmulatorFixture() {
         emulator = TablestoreEmulator.builder().build().start();
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        sync = emulator.newSyncClient();
     }
 
     TablestoreEndpoint endpoint(String accessKeySecret) {

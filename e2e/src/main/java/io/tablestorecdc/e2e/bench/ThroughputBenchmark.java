@@ -42,18 +42,8 @@ public final class ThroughputBenchmark {
         this.settings = settings;
         // No write retry: a batch applied twice would put its records twice into the change
         // stream, and every part counts records.
-        this.sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        this.tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        this.sync = emulator.newSyncClient();
+        this.tunnels = emulator.newTunnelClient();
     }
 
     public static void main(String[] args) throws Exception {

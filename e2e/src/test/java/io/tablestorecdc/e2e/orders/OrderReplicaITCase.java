@@ -22,12 +22,7 @@ class OrderReplicaITCase {
     @BeforeAll
     static void start() {
         emulator = TablestoreEmulator.builder().build().start();
-        client =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        client = emulator.newSyncClient();
     }
 
     @AfterAll

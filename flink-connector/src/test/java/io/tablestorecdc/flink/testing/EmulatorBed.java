@@ -32,18 +32,8 @@ public final class EmulatorBed implements AutoCloseable {
 
     private EmulatorBed(TablestoreEmulator emulator) {
         this.emulator = emulator;
-        this.sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        this.tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        this.sync = emulator.newSyncClient();
+        this.tunnels = emulator.newTunnelClient();
     }
 
     /** Starts an emulator with the default instance and credentials. */

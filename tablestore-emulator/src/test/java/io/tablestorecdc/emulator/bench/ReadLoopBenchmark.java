@@ -53,18 +53,8 @@ public final class ReadLoopBenchmark {
 
     private ReadLoopBenchmark(TablestoreEmulator emulator) {
         this.emulator = emulator;
-        this.sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        this.tunnels =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        this.sync = emulator.newSyncClient();
+        this.tunnels = emulator.newTunnelClient();
     }
 
     /** What one run read, and how long it took. */

@@ -180,10 +180,6 @@ class KeepAliveConnectionITCase {
     }
 
     private static SyncClient client() {
-        return new SyncClient(
-                emulator.endpoint(),
-                emulator.accessKeyId(),
-                emulator.accessKeySecret(),
-                emulator.instanceName());
+        return emulator.newSyncClient();
     }
 }

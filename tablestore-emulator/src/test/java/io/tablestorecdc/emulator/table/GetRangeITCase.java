@@ -46,12 +46,7 @@ class GetRangeITCase {
     @BeforeAll
     static void start() {
         emulator = TablestoreEmulator.builder().build().start();
-        client =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        client = emulator.newSyncClient();
         TableMeta meta = new TableMeta(TABLE);
         meta.addPrimaryKeyColumn("pk", PrimaryKeyType.STRING);
         meta.addPrimaryKeyColumn("n", PrimaryKeyType.INTEGER);

@@ -54,12 +54,7 @@ class TableApiITCase {
     @BeforeAll
     static void start() {
         emulator = TablestoreEmulator.builder().build().start();
-        client =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        client = emulator.newSyncClient();
     }
 
     @AfterAll

@@ -64,12 +64,7 @@ class TableWritesITCase {
                                 changes.add(change);
                             }
                         });
-        client =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        client = emulator.newSyncClient();
     }
 
     @AfterAll

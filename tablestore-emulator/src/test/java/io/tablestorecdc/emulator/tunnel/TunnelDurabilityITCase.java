@@ -52,18 +52,8 @@ class TunnelDurabilityITCase {
     private final class Life implements AutoCloseable {
         final TablestoreEmulator emulator =
                 TablestoreEmulator.builder().dataDir(dataDir).build().start();
-        final SyncClient sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        final TunnelClient tunnel =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        final SyncClient sync = emulator.newSyncClient();
+        final TunnelClient tunnel = emulator.newTunnelClient();
 
         void put(String id) {
             RowPutChange change = new RowPutChange(TABLE, key(id));

@@ -36,18 +36,8 @@ final class TunnelTestBed implements AutoCloseable {
 
     TunnelTestBed() {
         emulator = TablestoreEmulator.builder().build().start();
-        sync =
-                new SyncClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
-        tunnelClient =
-                new TunnelClient(
-                        emulator.endpoint(),
-                        emulator.accessKeyId(),
-                        emulator.accessKeySecret(),
-                        emulator.instanceName());
+        sync = emulator.newSyncClient();
+        tunnelClient = emulator.newTunnelClient();
     }
 
     TunnelService tunnels() {
