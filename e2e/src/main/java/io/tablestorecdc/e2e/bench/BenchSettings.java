@@ -25,6 +25,7 @@ import java.util.Set;
  * @param memoryRowKb attribute size (KB) of the memory part's rows
  * @param memoryXmx -Xmx of the memory part's reader JVM
  * @param out where the JSON file and charts go
+ * @param emulator {@code embedded} (in the benchmark's JVM) or {@code process} (a child JVM)
  */
 record BenchSettings(
         Set<String> parts,
@@ -38,10 +39,16 @@ record BenchSettings(
         List<Integer> memoryBacklogs,
         int memoryRowKb,
         String memoryXmx,
-        Path out) {
+        Path out,
+        String emulator) {
 
     static final List<String> ALL_PARTS =
             List.of("throughput", "ceilings", "overhead", "latency", "memory");
+
+    static final List<String> EMULATOR_MODES = List.of("embedded", "process");
+
+    /** The parts that read the emulator's internals (request counters, listeners, batch size). */
+    static final List<String> EMBEDDED_ONLY_PARTS = List.of("overhead", "memory");
 
     private static final Map<String, String> DEFAULTS =
             Map.ofEntries(
@@ -56,7 +63,8 @@ record BenchSettings(
                     Map.entry("memoryBacklogs", "250,1000"),
                     Map.entry("memoryRowKb", "100"),
                     Map.entry("memoryXmx", "96m"),
-                    Map.entry("out", "target/bench"));
+                    Map.entry("out", "target/bench"),
+                    Map.entry("emulator", "embedded"));
 
     private static final List<String> POSITIONAL = List.of("rows", "runs", "rawThreads");
 
@@ -97,7 +105,41 @@ record BenchSettings(
                 ints(v.get("memoryBacklogs")),
                 Integer.parseInt(v.get("memoryRowKb")),
                 v.get("memoryXmx"),
-                Path.of(v.get("out")));
+                Path.of(v.get("out")),
+                emulator(v.get("emulator")));
+    }
+
+    BenchSettings {
+        if (emulator.equals("process")) {
+            List<String> embeddedOnly =
+                    parts.stream().filter(EMBEDDED_ONLY_PARTS::contains).toList();
+            if (!embeddedOnly.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "Parts "
+                                + embeddedOnly
+                                + " read the emulator's internals (request counts, the meta"
+                                + " listener, the read batch size) and need emulator=embedded;"
+                                + " with emulator=process choose from parts=throughput,ceilings,"
+                                + "latency");
+            }
+        }
+    }
+
+    private static String emulator(String text) {
+        String mode = text.trim().toLowerCase(Locale.ROOT);
+        if (!EMULATOR_MODES.contains(mode)) {
+            throw new IllegalArgumentException(
+                    "Unknown emulator mode '"
+                            + text
+                            + "': choose from "
+                            + EMULATOR_MODES
+                            + " (embedded runs it in the benchmark's JVM, process in a child JVM)");
+        }
+        return mode;
+    }
+
+    boolean inChildProcess() {
+        return emulator.equals("process");
     }
 
     private static Set<String> parts(String text) {

@@ -15,7 +15,6 @@ import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,12 +32,12 @@ final class BenchTable {
     private static final int WRITERS = 4;
     private static final String PAYLOAD = "x".repeat(48);
 
-    private final TablestoreEmulator emulator;
+    private final BenchEmulator emulator;
     private final SyncClient sync;
     private final TunnelClient tunnels;
     private final String name;
 
-    BenchTable(TablestoreEmulator emulator, SyncClient sync, TunnelClient tunnels, String name) {
+    BenchTable(BenchEmulator emulator, SyncClient sync, TunnelClient tunnels, String name) {
         this.emulator = emulator;
         this.sync = sync;
         this.tunnels = tunnels;
@@ -55,7 +54,7 @@ final class BenchTable {
         meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
         sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
         for (int p = 1; p < partitions; p++) {
-            emulator.tunnels().split(name, key(rows * p / partitions));
+            emulator.split(name, key(rows * p / partitions));
         }
     }
 

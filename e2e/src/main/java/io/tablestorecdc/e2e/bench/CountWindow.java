@@ -13,13 +13,20 @@ final class CountWindow {
     private final AtomicLong count = new AtomicLong();
     private final long low;
     private final long high;
+    private final ServerCpu serverCpu;
     // Each mark is written by exactly one thread: the one whose add moved the count across it.
     private volatile Mark lowMark;
     private volatile Mark highMark;
     private volatile CpuClock lowCpu;
     private volatile CpuUse windowCpu;
 
+    /** A window whose CPU split reads the server threads of an emulator in this JVM. */
     CountWindow(long expected) {
+        this(expected, ServerCpu.threadsOfThisJvm());
+    }
+
+    CountWindow(long expected, ServerCpu serverCpu) {
+        this.serverCpu = serverCpu;
         this.low = Math.max(1, (long) Math.ceil(expected * 0.1));
         this.high = Math.max(low + 1, (long) Math.ceil(expected * 0.9));
     }
@@ -53,7 +60,7 @@ final class CountWindow {
         long now = count.addAndGet(n);
         long before = now - n;
         if (before < low && now >= low) {
-            lowCpu = CpuClock.start();
+            lowCpu = CpuClock.start(serverCpu);
             lowMark = new Mark(now, System.nanoTime());
         }
         if (before < high && now >= high) {

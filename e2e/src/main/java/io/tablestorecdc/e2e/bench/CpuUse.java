@@ -1,9 +1,11 @@
 package io.tablestorecdc.e2e.bench;
 
 /**
- * The CPU time one drain cost the benchmark JVM, and how much of it the in-process emulator's
- * server threads took; the rest is the consumer's (its threads, the SDK client's I/O threads, and
- * GC and JIT threads, which cannot be told apart by whom they work for).
+ * The CPU time one drain cost, consumer and server together, and how much of it the emulator's
+ * server took; the rest is the consumer's. Embedded: the benchmark JVM's time, of which the server
+ * is its HTTP threads (GC and JIT threads cannot be told apart by whom they work for and count to
+ * the consumer). Process mode: the benchmark JVM's time plus the emulator child's, of which the
+ * server is the whole child (see {@link CpuClock#stop}).
  */
 record CpuUse(long processNanos, long serverNanos) {
 

@@ -42,11 +42,13 @@ final class FlinkCheckpoints {
     private static final Map<Long, Mark> MARKS = new ConcurrentHashMap<>();
     private static volatile FlinkCheckpoints current;
 
-    private final TablestoreEmulator emulator;
+    private final BenchEmulator emulator;
+    private final TablestoreEmulator inProcess;
     private final MetaWrites meta;
 
-    FlinkCheckpoints(TablestoreEmulator emulator, MetaWrites meta) {
+    FlinkCheckpoints(BenchEmulator emulator, TablestoreEmulator inProcess, MetaWrites meta) {
         this.emulator = emulator;
+        this.inProcess = inProcess;
         this.meta = meta;
     }
 
@@ -122,7 +124,7 @@ final class FlinkCheckpoints {
     }
 
     private Mark mark() {
-        return new Mark(RequestCounts.of(emulator.server()), meta.written(), SEEN.get());
+        return new Mark(RequestCounts.of(inProcess.server()), meta.written(), SEEN.get());
     }
 
     /** The id of the first checkpoint completed after every expected record reached the sink. */

@@ -1,7 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import java.time.Duration;
@@ -35,9 +34,9 @@ final class FlinkDrain {
     private static volatile CountWindow seen = new CountWindow(1);
     private static final AtomicLong FIRST_NANOS = new AtomicLong();
 
-    private final TablestoreEmulator emulator;
+    private final BenchEmulator emulator;
 
-    FlinkDrain(TablestoreEmulator emulator) {
+    FlinkDrain(BenchEmulator emulator) {
         this.emulator = emulator;
     }
 
@@ -125,8 +124,7 @@ final class FlinkDrain {
     }
 
     /** The source every Flink part reads with: a stream tunnel, keys only. */
-    static TablestoreCdcSource<String> source(
-            TablestoreEmulator emulator, String table, String tunnel) {
+    static TablestoreCdcSource<String> source(BenchEmulator emulator, String table, String tunnel) {
         return TablestoreCdcSource.<String>builder()
                 .setEndpoint(emulator.endpoint())
                 .setInstanceName(emulator.instanceName())

@@ -2,7 +2,6 @@ package io.tablestorecdc.e2e.bench;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,18 +36,14 @@ final class LatencyUnderLoad {
     // Sinks run in this JVM (local[2], the Flink mini cluster): they report through this map.
     private static final Map<String, Long> ARRIVALS = new ConcurrentHashMap<>();
 
-    private final TablestoreEmulator emulator;
+    private final BenchEmulator emulator;
     private final SyncClient sync;
     private final TunnelClient tunnels;
     private final int rate;
     private final int seconds;
 
     LatencyUnderLoad(
-            TablestoreEmulator emulator,
-            SyncClient sync,
-            TunnelClient tunnels,
-            int rate,
-            int seconds) {
+            BenchEmulator emulator, SyncClient sync, TunnelClient tunnels, int rate, int seconds) {
         this.emulator = emulator;
         this.sync = sync;
         this.tunnels = tunnels;

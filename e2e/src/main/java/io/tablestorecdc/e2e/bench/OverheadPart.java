@@ -25,14 +25,16 @@ final class OverheadPart {
 
     OverheadPart(ThroughputBenchmark bench) {
         this.bench = bench;
-        bench.emulator().tables().addListener(meta);
+        bench.inProcess("overhead").tables().addListener(meta);
     }
 
     void run() throws Exception {
         List<Integer> channels = bench.settings().channels();
         SparkDrain drain = new SparkDrain(bench.spark(), bench.emulator());
-        BatchOverhead spark = new BatchOverhead(bench.spark(), drain, meta, bench.emulator());
-        FlinkCheckpoints flink = new FlinkCheckpoints(bench.emulator(), meta);
+        BatchOverhead spark =
+                new BatchOverhead(bench.spark(), drain, meta, bench.inProcess("overhead"));
+        FlinkCheckpoints flink =
+                new FlinkCheckpoints(bench.emulator(), bench.inProcess("overhead"), meta);
         List<BatchOverhead.Figures> sparkFigures = new ArrayList<>();
         List<FlinkCheckpoints.Figures> flinkFigures = new ArrayList<>();
         say("%nOverhead per Spark micro-batch (medians over batches with data; ms):");

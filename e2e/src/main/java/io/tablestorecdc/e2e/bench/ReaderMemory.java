@@ -29,12 +29,18 @@ final class ReaderMemory {
     static final int PAGE_BYTES = 4 << 20;
     private static final int WRITE_BYTES = 2 << 20;
 
-    private final TablestoreEmulator emulator;
+    private final BenchEmulator emulator;
+    private final TablestoreEmulator inProcess;
     private final SyncClient sync;
     private final TunnelClient tunnels;
 
-    ReaderMemory(TablestoreEmulator emulator, SyncClient sync, TunnelClient tunnels) {
+    ReaderMemory(
+            BenchEmulator emulator,
+            TablestoreEmulator inProcess,
+            SyncClient sync,
+            TunnelClient tunnels) {
         this.emulator = emulator;
+        this.inProcess = inProcess;
         this.sync = sync;
         this.tunnels = tunnels;
     }
@@ -64,7 +70,7 @@ final class ReaderMemory {
     List<Figures> measure(List<Integer> backlogs, int rowKb, String xmx) throws Exception {
         int pageRecords = Math.max(1, PAGE_BYTES / (rowKb << 10));
         List<Figures> figures = new ArrayList<>();
-        emulator.tunnels().fixReadBatchSize(pageRecords);
+        inProcess.tunnels().fixReadBatchSize(pageRecords);
         try {
             for (int rows : backlogs) {
                 BenchTable table = new BenchTable(emulator, sync, tunnels, "memory_" + rows);
@@ -74,7 +80,7 @@ final class ReaderMemory {
                 figures.add(probe(tunnelId, rows, rowKb, pageRecords, xmx));
             }
         } finally {
-            emulator.tunnels().fixReadBatchSize(TunnelService.DEFAULT_READ_BATCH_SIZE);
+            inProcess.tunnels().fixReadBatchSize(TunnelService.DEFAULT_READ_BATCH_SIZE);
         }
         return figures;
     }

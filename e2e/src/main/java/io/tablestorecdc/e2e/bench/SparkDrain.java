@@ -1,6 +1,5 @@
 package io.tablestorecdc.e2e.bench;
 
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,9 +27,9 @@ final class SparkDrain {
                     .add("s", DataTypes.StringType);
 
     private final SparkSession spark;
-    private final TablestoreEmulator emulator;
+    private final BenchEmulator emulator;
 
-    SparkDrain(SparkSession spark, TablestoreEmulator emulator) {
+    SparkDrain(SparkSession spark, BenchEmulator emulator) {
         this.spark = spark;
         this.emulator = emulator;
     }

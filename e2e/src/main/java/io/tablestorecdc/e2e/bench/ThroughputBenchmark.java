@@ -15,12 +15,14 @@ import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The benchmark (docs/benchmarks.md), in selectable parts, all in one JVM on an embedded emulator:
- * read throughput of the Spark and Flink sources against the raw SDK readRecords loop and against
- * each engine over an in-memory source of the same rows; the per-batch (Spark) and per-checkpoint
- * (Flink) overhead for growing channel counts and an idle stream; latency under a steady write
- * load; a reader's peak heap for two backlogs. Ratios are measured side by side so that they mean
- * something on a shared, noisy machine.
+ * The benchmark (docs/benchmarks.md), in selectable parts, on an emulator embedded in its JVM or,
+ * with {@code emulator=process}, in a child JVM (to tell the connectors' own cost from contention
+ * with the emulator for heap, GC, JIT and safepoints): read throughput of the Spark and Flink
+ * sources against the raw SDK readRecords loop and against each engine over an in-memory source of
+ * the same rows; the per-batch (Spark) and per-checkpoint (Flink) overhead for growing channel
+ * counts and an idle stream; latency under a steady write load; a reader's peak heap for two
+ * backlogs. Ratios are measured side by side so that they mean something on a shared, noisy
+ * machine.
  *
  * <p>Usage: {@code ThroughputBenchmark [key=value ...]} (see {@link BenchSettings}). Writes {@code
  * throughput.json} and PNG charts to {@code target/bench} and prints tables.
@@ -29,7 +31,7 @@ public final class ThroughputBenchmark {
 
     static final int PARTITIONS = 16;
 
-    private final TablestoreEmulator emulator;
+    private final BenchEmulator emulator;
     private final BenchSettings settings;
     private final SyncClient sync;
     private final TunnelClient tunnels;
@@ -37,7 +39,7 @@ public final class ThroughputBenchmark {
     private final ChartData charts = new ChartData();
     private SparkSession spark;
 
-    private ThroughputBenchmark(TablestoreEmulator emulator, BenchSettings settings) {
+    private ThroughputBenchmark(BenchEmulator emulator, BenchSettings settings) {
         this.emulator = emulator;
         this.settings = settings;
         // No write retry: a batch applied twice would put its records twice into the change
@@ -48,7 +50,8 @@ public final class ThroughputBenchmark {
 
     public static void main(String[] args) throws Exception {
         BenchSettings settings = BenchSettings.parse(args);
-        try (TablestoreEmulator emulator = TablestoreEmulator.builder().build().start()) {
+        try (BenchEmulator emulator =
+                settings.inChildProcess() ? ChildEmulator.start() : EmbeddedEmulator.start()) {
             ThroughputBenchmark bench = new ThroughputBenchmark(emulator, settings);
             try {
                 bench.run();
@@ -62,14 +65,16 @@ public final class ThroughputBenchmark {
     private void run() throws Exception {
         long start = System.nanoTime();
         say(
-                "ThroughputBenchmark: parts %s, %d CPUs, java %s",
+                "ThroughputBenchmark: parts %s, %d CPUs, java %s, %s",
                 settings.parts(),
                 Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"));
+                System.getProperty("java.version"),
+                emulator);
         report.put("date", Instant.now().toString());
         report.put("cpus", Runtime.getRuntime().availableProcessors());
         report.put("java", System.getProperty("java.version"));
         report.put("parts", List.copyOf(settings.parts()));
+        report.put("emulator", emulator.mode());
         if (settings.runs("throughput") || settings.runs("ceilings")) {
             new ThroughputPart(this).run();
         }
@@ -121,7 +126,7 @@ public final class ThroughputBenchmark {
                 "%nReader heap, one channel of %d KB rows, reader JVM -Xmx%s:",
                 settings.memoryRowKb(), settings.memoryXmx());
         List<ReaderMemory.Figures> figures =
-                new ReaderMemory(emulator, sync, tunnels)
+                new ReaderMemory(emulator, inProcess("memory"), sync, tunnels)
                         .measure(
                                 settings.memoryBacklogs(),
                                 settings.memoryRowKb(),
@@ -170,8 +175,23 @@ public final class ThroughputBenchmark {
 
     // ---- what the parts share ------------------------------------------------------------------
 
-    TablestoreEmulator emulator() {
+    BenchEmulator emulator() {
         return emulator;
+    }
+
+    /**
+     * The embedded emulator's internals, for a part that reads them; BenchSettings already refuses
+     * such parts with emulator=process, this is the last line.
+     */
+    TablestoreEmulator inProcess(String part) {
+        return emulator.inProcess()
+                .orElseThrow(
+                        () ->
+                                new IllegalStateException(
+                                        "Part "
+                                                + part
+                                                + " reads the emulator's internals; run it with"
+                                                + " emulator=embedded"));
     }
 
     BenchSettings settings() {

@@ -17,9 +17,9 @@ import org.apache.spark.sql.types.StructType;
  * Parts {@code throughput} and {@code ceilings}: each consumer drains the same 16-channel backlog
  * (or, for the in-memory ceilings, holds as many rows), once as a warm-up and then {@code runs}
  * times interleaved; the median run is reported, with its ratio to the raw SDK loop (throughput)
- * and each engine's ratio to its in-memory source (ceilings). Around each drain the JVM's CPU time
- * is split into the in-process emulator server's and the consumer's; consumers that see their
- * records arrive also report the rate between their 10 % and 90 % record.
+ * and each engine's ratio to its in-memory source (ceilings). Around each drain the CPU time is
+ * split into the emulator server's and the consumer's (see {@link CpuClock}); consumers that see
+ * their records arrive also report the rate between their 10 % and 90 % record.
  */
 final class ThroughputPart {
 
@@ -106,9 +106,10 @@ final class ThroughputPart {
     }
 
     /** One drain, with the JVM's and the emulator server's CPU sampled around it. */
-    private static ConsumerRun measure(Consumer consumer, int run, int rows) throws Exception {
-        CountWindow window = new CountWindow(rows);
-        CpuClock cpu = CpuClock.start();
+    private ConsumerRun measure(Consumer consumer, int run, int rows) throws Exception {
+        ServerCpu server = bench.emulator().serverCpu();
+        CountWindow window = new CountWindow(rows, server);
+        CpuClock cpu = CpuClock.start(server);
         Measurement m = consumer.drain(run, window);
         CpuUse used = cpu.stop();
         return new ConsumerRun(m, window.span(), used);
@@ -197,7 +198,7 @@ final class ThroughputPart {
     private static final String RATES = "%-12s %12s %12s %12s %10s %12s %12s";
     private static final String CPU = "%-12s %10s %10s %10s %10s %10s %10s";
 
-    private static void printTable(Map<String, ConsumerFigures> figures) {
+    private void printTable(Map<String, ConsumerFigures> figures) {
         ConsumerFigures raw = figures.get("raw");
         say(
                 "%n" + RATES,
@@ -229,11 +230,14 @@ final class ThroughputPart {
     }
 
     /** CPU per record, whole drain and 10-90 % window: the emulator server's and the rest's. */
-    private static void printCpuTable(Map<String, ConsumerFigures> figures, ConsumerFigures raw) {
+    private void printCpuTable(Map<String, ConsumerFigures> figures, ConsumerFigures raw) {
+        boolean child = settings.inChildProcess();
+        String server = child ? "the emulator child process" : "the emulator's HTTP threads";
+        String consumer = child ? "the benchmark JVM" : "the rest of the JVM, GC and JIT included";
         say(
-                "%nCPU us per record (server = the emulator's HTTP threads; consumer = the rest of"
-                        + " the JVM, GC and JIT included; cpu ratio = raw's consumer CPU / this"
-                        + " one's):");
+                "%nCPU us per record (server = %s; consumer = %s; cpu ratio = raw's consumer CPU"
+                        + " / this one's):",
+                server, consumer);
         say(CPU, "", "whole:", "", "", "10-90%:", "", "");
         say(CPU, "consumer", "server", "consumer", "cpu ratio", "server", "consumer", "cpu ratio");
         for (ConsumerFigures f : figures.values()) {

@@ -47,4 +47,39 @@ class BenchSettingsTest {
                 .hasMessageContaining("'speed'")
                 .hasMessageContaining("latency");
     }
+
+    @Test
+    void emulatorIsEmbeddedUnlessAChildProcessIsAskedFor() {
+        assertThat(BenchSettings.parse().emulator()).isEqualTo("embedded");
+        assertThat(BenchSettings.parse().inChildProcess()).isFalse();
+
+        BenchSettings s = BenchSettings.parse("parts=throughput,ceilings", "emulator=process");
+
+        assertThat(s.emulator()).isEqualTo("process");
+        assertThat(s.inChildProcess()).isTrue();
+        assertThat(BenchSettings.parse("parts=latency", "emulator=Process").inChildProcess())
+                .isTrue();
+    }
+
+    @Test
+    void unknownEmulatorModeIsRejectedWithTheChoices() {
+        assertThatThrownBy(() -> BenchSettings.parse("emulator=remote"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'remote'")
+                .hasMessageContaining("embedded")
+                .hasMessageContaining("process");
+    }
+
+    @Test
+    void partsThatReadEmulatorInternalsRefuseAChildProcess() {
+        assertThatThrownBy(() -> BenchSettings.parse("parts=throughput,memory", "emulator=process"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[memory]")
+                .hasMessageContaining("emulator=embedded")
+                .hasMessageContaining("parts=throughput,ceilings,latency");
+        // The default parts include overhead and memory.
+        assertThatThrownBy(() -> BenchSettings.parse("emulator=process"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[overhead, memory]");
+    }
 }

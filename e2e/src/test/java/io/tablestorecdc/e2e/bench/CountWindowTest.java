@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class CountWindowTest {
@@ -67,6 +69,38 @@ class CountWindowTest {
         assertThat(used.consumerNanos()).isGreaterThanOrEqualTo(BURN_NANOS - tick);
         assertThat(used.serverMicrosPerRecord(1000))
                 .isCloseTo(used.serverNanos() / 1e6, within(1e-6));
+    }
+
+    @Test
+    void cpuOfAServerInAChildProcessIsAddedToThisJvmsAsTheServersShare() throws Exception {
+        AtomicLong childNanos = new AtomicLong(5_000_000_000L);
+        ServerCpu child =
+                new ServerCpu() {
+                    @Override
+                    public Map<Long, Long> nanosByClock() {
+                        return Map.of(4242L, childNanos.get());
+                    }
+
+                    @Override
+                    public boolean inBenchJvm() {
+                        return false;
+                    }
+                };
+        CpuClock clock = CpuClock.start(child);
+        CountDownLatch burnt = new CountDownLatch(1);
+        CountDownLatch measured = new CountDownLatch(1);
+        burner("bench-consumer-test", burnt, measured);
+        assertThat(burnt.await(60, TimeUnit.SECONDS)).as("the thread burnt its CPU").isTrue();
+        childNanos.addAndGet(300_000_000L);
+
+        CpuUse used = clock.stop();
+        measured.countDown();
+
+        long tick = CpuClock.PROCESS_TICK_NANOS;
+        assertThat(used.serverNanos()).isEqualTo(300_000_000L);
+        // This JVM's own CPU is the consumer's; the child's comes on top of it.
+        assertThat(used.consumerNanos()).isGreaterThanOrEqualTo(BURN_NANOS - tick);
+        assertThat(used.processNanos()).isEqualTo(used.consumerNanos() + used.serverNanos());
     }
 
     @Test
