@@ -29,8 +29,10 @@ final class ChildEmulator implements BenchEmulator {
 
     static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final String MAIN = "io.tablestorecdc.emulator.EmulatorMain";
-    // The embedded emulator shares the benchmark's -Xmx2g; the child gets a heap of its own.
-    private static final String CHILD_XMX = "-Xmx1g";
+    // The emulator keeps the whole change log of every tunnel in memory: with 1 GB, a 600000-row
+    // backlog left its GC working hard enough to double the server's CPU per record in the longer
+    // drains (the connectors'), which made the ceiling depend on the consumer.
+    private static final String CHILD_XMX = "-Xmx3g";
 
     private final Process process;
     private final Path log;
