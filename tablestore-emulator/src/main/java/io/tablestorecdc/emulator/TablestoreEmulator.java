@@ -1,5 +1,6 @@
 package io.tablestorecdc.emulator;
 
+import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import io.tablestorecdc.emulator.server.EmulatorServer;
@@ -123,18 +124,27 @@ public final class TablestoreEmulator implements AutoCloseable {
 
     /**
      * A new SDK table client on this emulator with its credentials; only valid after {@link
-     * #start()}. The caller owns it and shuts it down.
+     * #start()}. The caller owns it and shuts it down. It retries a request its connection pool
+     * failed before sending (see {@link UnsentRequestRetry}), on top of the SDK's default rules.
      */
     public SyncClient newSyncClient() {
-        return new SyncClient(endpoint(), accessKeyId, accessKeySecret, instanceName);
+        return new SyncClient(
+                endpoint(), accessKeyId, accessKeySecret, instanceName, clientConfiguration());
     }
 
     /**
      * A new SDK tunnel client on this emulator with its credentials; only valid after {@link
-     * #start()}. The caller owns it and shuts it down.
+     * #start()}. The caller owns it and shuts it down. It retries like {@link #newSyncClient()}.
      */
     public TunnelClient newTunnelClient() {
-        return new TunnelClient(endpoint(), accessKeyId, accessKeySecret, instanceName);
+        return new TunnelClient(
+                endpoint(), accessKeyId, accessKeySecret, instanceName, clientConfiguration());
+    }
+
+    private static ClientConfiguration clientConfiguration() {
+        ClientConfiguration configuration = new ClientConfiguration();
+        configuration.setRetryStrategy(new UnsentRequestRetry());
+        return configuration;
     }
 
     /** The table layer, for the tunnel layer and for tests that inspect state directly. */
