@@ -53,9 +53,6 @@ final class UnsentRequestRetry implements RetryStrategy {
                     && raisedWhileAllocating(t)) {
                 return true;
             }
-            if (t.getCause() == t) {
-                return false;
-            }
         }
         return false;
     }
