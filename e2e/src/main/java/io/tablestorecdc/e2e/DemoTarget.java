@@ -2,7 +2,6 @@ package io.tablestorecdc.e2e;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
-import io.tablestorecdc.emulator.IdempotentWriteRetry;
 import java.io.Serializable;
 
 /**
@@ -18,10 +17,8 @@ public record DemoTarget(
         String endpoint, String instanceName, String accessKeyId, String accessKeySecret)
         implements Serializable {
 
-    /** A client whose row writes are retried after a connection failure (all are upserts). */
     public SyncClient syncClient() {
-        return IdempotentWriteRetry.syncClient(
-                endpoint(), accessKeyId(), accessKeySecret(), instanceName());
+        return new SyncClient(endpoint, accessKeyId, accessKeySecret, instanceName);
     }
 
     public TunnelClient tunnelClient() {

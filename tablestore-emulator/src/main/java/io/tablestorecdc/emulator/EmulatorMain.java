@@ -4,14 +4,16 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs the emulator as a standalone process: {@code java -jar tablestore-emulator.jar [--port N]
- * [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]}. Prints one
- * "ready" line on stdout once it serves, then runs until killed.
+ * [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]
+ * [--idle-timeout-ms MS]}. Prints one "ready" line on stdout once it serves, then runs until
+ * killed.
  */
 public final class EmulatorMain {
 
     private static final String USAGE =
             "usage: java -jar tablestore-emulator.jar [--port N]"
-                    + " [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]";
+                    + " [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]"
+                    + " [--idle-timeout-ms MS]";
 
     private EmulatorMain() {}
 
@@ -48,16 +50,23 @@ public final class EmulatorMain {
                 case "--access-key-id" -> builder.accessKeyId(value);
                 case "--access-key-secret" -> builder.accessKeySecret(value);
                 case "--data-dir" -> builder.dataDir(java.nio.file.Path.of(value));
+                case "--idle-timeout-ms" ->
+                        builder.idleTimeout(java.time.Duration.ofMillis(parseNumber(flag, value)));
                 default -> throw new IllegalArgumentException("Unknown option " + flag);
             }
         }
     }
 
     private static int parsePort(String value) {
+        long port = parseNumber("--port", value);
+        return port < 0 || port > 65535 ? -1 : (int) port; // the builder names the valid range
+    }
+
+    private static long parseNumber(String flag, String value) {
         try {
-            return Integer.parseInt(value);
+            return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--port needs a number, got '" + value + "'");
+            throw new IllegalArgumentException(flag + " needs a number, got '" + value + "'");
         }
     }
 }

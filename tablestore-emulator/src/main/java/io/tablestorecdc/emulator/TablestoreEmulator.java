@@ -1,6 +1,5 @@
 package io.tablestorecdc.emulator;
 
-import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import io.tablestorecdc.emulator.server.EmulatorServer;
@@ -12,6 +11,7 @@ import io.tablestorecdc.emulator.tunnel.TunnelService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -47,6 +47,7 @@ public final class TablestoreEmulator implements AutoCloseable {
         this.accessKeySecret = b.accessKeySecret;
         this.server =
                 new EmulatorServer(instanceName, Map.of(accessKeyId, accessKeySecret), faults);
+        server.idleTimeout(b.idleTimeout);
         new TableApi(tables).registerWith(server);
         this.tunnels = installTunnelService();
     }
@@ -123,28 +124,19 @@ public final class TablestoreEmulator implements AutoCloseable {
     }
 
     /**
-     * A new SDK table client on this emulator with its credentials; only valid after {@link
-     * #start()}. The caller owns it and shuts it down. It retries a request its connection pool
-     * failed before sending (see {@link UnsentRequestRetry}), on top of the SDK's default rules.
+     * A new SDK table client on this emulator with its credentials and the SDK's default
+     * configuration; only valid after {@link #start()}. The caller owns it and shuts it down.
      */
     public SyncClient newSyncClient() {
-        return new SyncClient(
-                endpoint(), accessKeyId, accessKeySecret, instanceName, clientConfiguration());
+        return new SyncClient(endpoint(), accessKeyId, accessKeySecret, instanceName);
     }
 
     /**
-     * A new SDK tunnel client on this emulator with its credentials; only valid after {@link
-     * #start()}. The caller owns it and shuts it down. It retries like {@link #newSyncClient()}.
+     * A new SDK tunnel client on this emulator with its credentials and the SDK's default
+     * configuration; only valid after {@link #start()}. The caller owns it and shuts it down.
      */
     public TunnelClient newTunnelClient() {
-        return new TunnelClient(
-                endpoint(), accessKeyId, accessKeySecret, instanceName, clientConfiguration());
-    }
-
-    private static ClientConfiguration clientConfiguration() {
-        ClientConfiguration configuration = new ClientConfiguration();
-        configuration.setRetryStrategy(new UnsentRequestRetry());
-        return configuration;
+        return new TunnelClient(endpoint(), accessKeyId, accessKeySecret, instanceName);
     }
 
     /** The table layer, for the tunnel layer and for tests that inspect state directly. */
@@ -186,8 +178,23 @@ public final class TablestoreEmulator implements AutoCloseable {
         private String accessKeyId = DEFAULT_ACCESS_KEY_ID;
         private String accessKeySecret = DEFAULT_ACCESS_KEY_SECRET;
         private Optional<Path> dataDir = Optional.empty();
+        private Duration idleTimeout = EmulatorServer.DEFAULT_IDLE_TIMEOUT;
 
         private Builder() {}
+
+        /**
+         * How long a kept-alive connection may stay idle before the emulator closes it (default
+         * {@link EmulatorServer#DEFAULT_IDLE_TIMEOUT}). Keep it above your clients' own idle
+         * eviction (an SDK client drops a connection idle for 5 to 10 s), as a production
+         * endpoint's is.
+         */
+        public Builder idleTimeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("idleTimeout must be positive, got " + timeout);
+            }
+            this.idleTimeout = timeout;
+            return this;
+        }
 
         /**
          * Keeps state in {@code dir} across restarts: every acknowledged table mutation is fsync'ed

@@ -62,5 +62,13 @@ class TablestoreEmulatorTest {
                 .hasMessageContaining("Missing value after --port");
         assertThatThrownBy(() -> EmulatorMain.parse(new String[] {"--port", "x"}, builder))
                 .hasMessageContaining("--port needs a number");
+        assertThatThrownBy(
+                        () ->
+                                EmulatorMain.parse(
+                                        new String[] {"--idle-timeout-ms", "soon"}, builder))
+                .hasMessageContaining("--idle-timeout-ms needs a number");
+        assertThatThrownBy(
+                        () -> EmulatorMain.parse(new String[] {"--idle-timeout-ms", "0"}, builder))
+                .hasMessageContaining("idleTimeout must be positive");
     }
 }

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The SDK client through the real {@code SyncClient} against the emulator: the same contract as the
@@ -177,6 +179,36 @@ class SdkMetaTableClientITCase extends MetaTableClientContract {
             }
             assertThat(store.read("tunnel-1", token).channel("a"))
                     .contains(MetaStoreTest.reading("a", 1));
+        }
+
+        /**
+         * Meta-table writes whose connection fails (the request lost, or applied with its answer
+         * lost, or the answer cut off) are retried, and a retried write that had been applied is
+         * told from another consumer's: the batch's state ends as written once.
+         */
+        @ParameterizedTest
+        @EnumSource(
+                value = Faults.ConnectionFault.class,
+                names = {"CLOSE_BEFORE_DISPATCH", "CLOSE_BEFORE_ANSWER", "RESET_MID_RESPONSE"})
+        void writesWhoseConnectionFailsAreRetriedAndLandOnce(Faults.ConnectionFault fault) {
+            BatchToken token = BatchToken.random();
+            BatchToken next = BatchToken.random();
+            emulator.faults().add(Faults.Rule.connection("PutRow", fault, 2));
+            emulator.faults().add(Faults.Rule.connection("UpdateRow", fault, 2));
+            emulator.faults().add(Faults.Rule.connection("BatchWriteRow", fault, 2));
+            try {
+                store.carryForward("tunnel-1", token, 1, Set.of("a"), List.of());
+                store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
+                store.carryForward(
+                        "tunnel-1", next, 2, Set.of("a"), List.of(MetaStoreTest.reading("a", 1)));
+            } finally {
+                emulator.faults().clear();
+            }
+            assertThat(store.read("tunnel-1", token).channel("a"))
+                    .contains(MetaStoreTest.reading("a", 1));
+            assertThat(store.batchLog("tunnel-1"))
+                    .extracting(LoggedBatch::token)
+                    .containsExactly(token, next);
         }
 
         @Test

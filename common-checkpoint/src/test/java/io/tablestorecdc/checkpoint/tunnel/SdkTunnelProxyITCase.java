@@ -40,6 +40,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link SdkTunnelProxy} through the real SDK {@code TunnelClient} against the emulator. */
@@ -343,6 +344,59 @@ class SdkTunnelProxyITCase {
     }
 
     private static final int FAST_RETRIES_MAX = TunnelEmulatorFixture.FAST_RETRIES.maxAttempts();
+
+    /**
+     * A read whose connection fails in any of the ways a network fails (before the request ran,
+     * after it ran with the answer lost, halfway through the answer) is retried and returns the
+     * same records: reading a token is side-effect free.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Faults.ConnectionFault.class,
+            names = {"CLOSE_BEFORE_DISPATCH", "CLOSE_BEFORE_ANSWER", "RESET_MID_RESPONSE"})
+    void aReadWhoseConnectionFailsIsRetriedAndReturnsTheSameRecords(Faults.ConnectionFault fault) {
+        String table = bed.newTable();
+        TunnelClientId client = connectedClient(streamTunnel(table));
+        String start = proxy.getCheckpoint(client, "p-0").position().token();
+        bed.put(table, "a", 1);
+        bed.put(table, "b", 2);
+        bed.emulator.faults().add(Faults.Rule.connection("tunnel/readrecords", fault, 2));
+
+        ReadResult result = proxy.readRecords(client, "p-0", start);
+
+        assertThat(ids(result.records())).containsExactly("a", "b");
+        assertThat(metrics.retries()).isEqualTo(2);
+        assertThat(metrics.failedCalls()).isZero();
+    }
+
+    /**
+     * A checkpoint whose connection fails is retried; when the server had applied it (the answer
+     * was lost), the retry's stale sequence number resyncs to the server's, which already holds
+     * this position: the checkpoint is neither lost nor applied twice.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Faults.ConnectionFault.class,
+            names = {"CLOSE_BEFORE_DISPATCH", "CLOSE_BEFORE_ANSWER", "RESET_MID_RESPONSE"})
+    void aCheckpointWhoseConnectionFailsLandsExactlyOnce(Faults.ConnectionFault fault) {
+        String table = bed.newTable();
+        TunnelClientId client = connectedClient(streamTunnel(table));
+        bed.put(table, "a", 1);
+        ReadResult read =
+                proxy.readRecords(
+                        client, "p-0", proxy.getCheckpoint(client, "p-0").position().token());
+        bed.emulator.faults().add(Faults.Rule.connection("tunnel/checkpoint", fault, 1));
+
+        long sequence = proxy.checkpoint(client, "p-0", read.next(), 1);
+
+        assertThat(sequence).isEqualTo(1);
+        ServerCheckpoint server = proxy.getCheckpoint(client, "p-0");
+        assertThat(server.position().token()).isEqualTo(read.next().token());
+        assertThat(server.sequenceNumber()).isEqualTo(1);
+        assertThat(proxy.checkpoint(client, "p-0", read.next(), 2))
+                .as("the next checkpoint takes the next number")
+                .isEqualTo(2);
+    }
 
     @Test
     void transientErrorsBeyondTheLimitExhaustTheRetries() {

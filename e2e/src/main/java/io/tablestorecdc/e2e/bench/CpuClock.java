@@ -16,14 +16,12 @@ import java.util.Map;
  */
 final class CpuClock {
 
-    /** The emulator's HTTP worker threads (EmulatorServer's cached pool). */
-    static final String WORKER_PREFIX = "tablestore-emulator-http-";
-
     /**
-     * The JDK HttpServer's one selector thread, which accepts and hands exchanges to workers. (Its
-     * idle-connection timer, "idle-timeout-task", wakes rarely and is left out.)
+     * The emulator's HTTP threads: its workers ({@code tablestore-emulator-http-N}) and its
+     * transport's event loops ({@code tablestore-emulator-http-io-*}), which accept connections,
+     * decode requests and write responses (their idle-connection timers run on them too).
      */
-    static final String DISPATCHER = "HTTP-Dispatcher";
+    static final String SERVER_THREAD_PREFIX = "tablestore-emulator-http-";
 
     /** The resolution of the process CPU clock on Linux (one clock tick, 1/100 s). */
     static final long PROCESS_TICK_NANOS = 10_000_000L;
@@ -77,6 +75,6 @@ final class CpuClock {
     }
 
     static boolean isServerThread(String name) {
-        return name.startsWith(WORKER_PREFIX) || name.equals(DISPATCHER);
+        return name.startsWith(SERVER_THREAD_PREFIX);
     }
 }

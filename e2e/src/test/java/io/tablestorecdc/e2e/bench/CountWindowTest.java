@@ -55,7 +55,7 @@ class CountWindowTest {
         CountDownLatch burnt = new CountDownLatch(2);
         CountDownLatch measured = new CountDownLatch(1);
         // Started after the clock: counted from 0; kept alive until stop(), as a pool thread is.
-        burner(CpuClock.WORKER_PREFIX + "test", burnt, measured);
+        burner(CpuClock.SERVER_THREAD_PREFIX + "test", burnt, measured);
         burner("bench-consumer-test", burnt, measured);
         assertThat(burnt.await(60, TimeUnit.SECONDS)).as("both threads burnt their CPU").isTrue();
 
@@ -104,9 +104,9 @@ class CountWindowTest {
     }
 
     @Test
-    void serverThreadsAreTheEmulatorsWorkersAndTheHttpDispatcher() {
+    void serverThreadsAreTheEmulatorsWorkersAndEventLoops() {
         assertThat(CpuClock.isServerThread("tablestore-emulator-http-12")).isTrue();
-        assertThat(CpuClock.isServerThread("HTTP-Dispatcher")).isTrue();
+        assertThat(CpuClock.isServerThread("tablestore-emulator-http-io-1-2")).isTrue();
         assertThat(CpuClock.isServerThread("I/O dispatcher 3")).isFalse();
         assertThat(CpuClock.isServerThread("tablestore-cdc-read-ahead")).isFalse();
     }

@@ -1,27 +1,19 @@
 package io.tablestorecdc.emulator.server;
 
 import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -29,9 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The emulator's HTTP front: a loopback-only JDK HTTP server that authenticates Tablestore API
- * calls, applies injected faults, dispatches them to {@link ActionHandler}s and signs the answers
- * the way the SDK validates them; plus unauthenticated JSON admin routes under {@code /_emulator/}.
+ * The emulator's HTTP front: a loopback-only HTTP/1.1 server ({@link HttpTransport}) that
+ * authenticates Tablestore API calls, applies injected faults, dispatches them to {@link
+ * ActionHandler}s and signs the answers the way the SDK validates them; plus unauthenticated JSON
+ * admin routes under {@code /_emulator/}.
  */
 public final class EmulatorServer implements AutoCloseable {
 
@@ -39,36 +32,12 @@ public final class EmulatorServer implements AutoCloseable {
     private static final String ADMIN_PREFIX = "/_emulator/";
 
     /**
-     * The JDK's HTTP server leaves Nagle's algorithm on unless this property is set before its
-     * first use: every small response then waits for the client's delayed ACK (~40 ms on loopback),
-     * which would make each GetRow, PutRow or getCheckpoint cost 40 ms, unlike any real endpoint. A
-     * value the user set on the command line wins.
+     * How long a kept-alive connection may stay idle before the server closes it, unless the
+     * builder says otherwise. Well above the longest an SDK client keeps an idle connection in its
+     * pool (it closes those idle for 5 s, checking every 5 s: at most 10 s), so the server never
+     * closes a connection a client is about to reuse.
      */
-    static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
-
-    /**
-     * The JDK's HTTP server keeps at most this many idle keep-alive connections (200 by default)
-     * and closes any connection it answers while that many are idle, right after the response.
-     * Clients pool their connections (one SDK client keeps up to 300): once a burst of concurrent
-     * calls leaves 200 idle, the next call on a pooled connection closes it, and the client's
-     * following request on it races the close and fails with "Connection closed" before any
-     * response, which the SDK does not retry for writes. Idle connections are still closed after
-     * {@code sun.net.httpserver.idleInterval} (30 s); SDK clients drop theirs after 5 to 10 s.
-     */
-    static final String MAX_IDLE_CONNECTIONS_PROPERTY = "sun.net.httpserver.maxIdleConnections";
-
-    static {
-        // The JDK reads both once, when the JVM's first HTTP server is created; a value the user
-        // set on the command line wins.
-        setIfAbsent(NODELAY_PROPERTY, "true");
-        setIfAbsent(MAX_IDLE_CONNECTIONS_PROPERTY, String.valueOf(Integer.MAX_VALUE));
-    }
-
-    private static void setIfAbsent(String property, String value) {
-        if (System.getProperty(property) == null) {
-            System.setProperty(property, value);
-        }
-    }
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     private final String instanceName;
     private final Map<String, String> accessKeys;
@@ -76,9 +45,8 @@ public final class EmulatorServer implements AutoCloseable {
     private final Map<String, ActionHandler> handlers = new ConcurrentHashMap<>();
     private final Map<String, AdminHandler> adminHandlers = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
-    private final AtomicInteger threadCounter = new AtomicInteger();
-    private HttpServer http;
-    private ExecutorService executor;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    private HttpTransport http;
 
     /**
      * @param instanceName the instance every request must name in {@code x-ots-instancename}
@@ -126,88 +94,98 @@ public final class EmulatorServer implements AutoCloseable {
         return faults;
     }
 
+    /**
+     * How long a kept-alive connection may stay idle before the server closes it ({@link
+     * #DEFAULT_IDLE_TIMEOUT} unless set); takes effect at {@link #start}.
+     */
+    public synchronized void idleTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("The idle timeout must be positive, got " + timeout);
+        }
+        this.idleTimeout = timeout;
+    }
+
     /** Binds 127.0.0.1:{@code port} (0 = any free port) and starts serving. */
     public synchronized void start(int port) throws IOException {
         if (http != null) {
             throw new IllegalStateException("The emulator server is already started");
         }
         http =
-                HttpServer.create(
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
-        executor = Executors.newCachedThreadPool(this::newThread);
-        http.setExecutor(executor);
-        http.createContext("/", this::serve);
-        http.start();
+                HttpTransport.start(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+                        idleTimeout,
+                        this::serve);
     }
 
     /** The bound port; only valid after {@link #start}. */
     public int port() {
+        return started().port();
+    }
+
+    /** The client connections open now; only valid after {@link #start}. */
+    public int openConnections() {
+        return started().openConnections();
+    }
+
+    private synchronized HttpTransport started() {
         if (http == null) {
             throw new IllegalStateException(
                     "The emulator server is not started; call start() first");
         }
-        return http.getAddress().getPort();
+        return http;
     }
 
     @Override
     public synchronized void close() {
         if (http != null) {
-            http.stop(0);
-            executor.shutdownNow();
+            http.close();
             http = null;
         }
     }
 
-    private Thread newThread(Runnable r) {
-        Thread t = new Thread(r, "tablestore-emulator-http-" + threadCounter.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-    }
-
-    private void serve(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String path = exchange.getRequestURI().getPath();
-            if (path.startsWith(ADMIN_PREFIX)) {
-                serveAdmin(exchange, path.substring(ADMIN_PREFIX.length()));
-            } else {
-                serveApi(exchange, path.substring(1));
-            }
-        } catch (IOException e) {
-            // The connection went away mid-exchange (a client gave up, or the emulator is closing):
-            // the client sees its own connection error; nothing here is wrong.
-            LOG.debug("Could not answer {}: {}", exchange.getRequestURI(), e.toString());
-        } catch (RuntimeException e) {
-            LOG.warn("Failed to serve {}", exchange.getRequestURI(), e);
+    private HttpTransport.Answer serve(HttpTransport.Call call) {
+        String path = call.path();
+        if (path.startsWith(ADMIN_PREFIX)) {
+            return serveAdmin(call, path.substring(ADMIN_PREFIX.length()));
         }
+        return serveApi(call, path.startsWith("/") ? path.substring(1) : path);
     }
 
-    private void serveApi(HttpExchange exchange, String action) throws IOException {
+    private HttpTransport.Answer serveApi(HttpTransport.Call call, String action) {
         String requestId = UUID.randomUUID().toString();
-        Map<String, String> headers = lowerCaseHeaders(exchange.getRequestHeaders());
+        Map<String, String> headers = call.headers();
+        Optional<Faults.Rule> connectionFault = Optional.empty();
         try {
             requests.computeIfAbsent(action, a -> new LongAdder()).increment();
-            byte[] raw = exchange.getRequestBody().readAllBytes();
-            String secret = authenticate(exchange.getRequestMethod(), action, headers, raw);
+            byte[] raw = call.body();
+            String secret = authenticate(call.method(), action, headers, raw);
             byte[] body = inflateIfCompressed(headers, raw);
-            faults.apply(action);
+            connectionFault = faults.apply(action);
+            if (is(connectionFault, Faults.ConnectionFault.CLOSE_BEFORE_DISPATCH)) {
+                return HttpTransport.Answer.closeWithoutResponse(connectionFault.get());
+            }
             byte[] response = handlerFor(action).handle(action, body);
-            sendSigned(
-                    exchange,
+            return signed(
                     action,
                     headers.get("x-ots-accesskeyid"),
                     secret,
                     requestId,
-                    response);
+                    response,
+                    connectionFault);
         } catch (EmulatorError e) {
-            sendError(exchange, requestId, e);
+            return error(requestId, e, connectionFault);
         } catch (RuntimeException e) {
             LOG.error("Internal error serving {}", action, e);
-            sendError(
-                    exchange,
+            return error(
                     requestId,
                     new EmulatorError(
-                            "OTSInternalServerError", 500, "Emulator internal error: " + e));
+                            "OTSInternalServerError", 500, "Emulator internal error: " + e),
+                    connectionFault);
         }
+    }
+
+    private static boolean is(Optional<Faults.Rule> rule, Faults.ConnectionFault fault) {
+        return rule.flatMap(Faults.Rule::connection).filter(f -> f == fault).isPresent();
     }
 
     /** Checks method, instance, body MD5 and signature; returns the caller's secret. */
@@ -306,46 +284,48 @@ public final class EmulatorServer implements AutoCloseable {
         return handlers.get(bestPrefix);
     }
 
-    private void sendSigned(
-            HttpExchange exchange,
+    private static HttpTransport.Answer signed(
             String action,
             String keyId,
             String secret,
             String requestId,
-            byte[] body)
-            throws IOException {
+            byte[] body,
+            Optional<Faults.Rule> connectionFault) {
         Map<String, String> otsHeaders = new LinkedHashMap<>();
         otsHeaders.put("x-ots-contentmd5", Signatures.contentMd5(body));
         otsHeaders.put("x-ots-contenttype", "protocol buffer");
         otsHeaders.put("x-ots-requestid", requestId);
         otsHeaders.put("x-ots-date", java.time.Instant.now().toString());
-        Headers out = exchange.getResponseHeaders();
-        otsHeaders.forEach(out::set);
-        out.set(
+        Map<String, String> out = new LinkedHashMap<>(otsHeaders);
+        out.put(
                 "Authorization",
                 "OTS " + keyId + ":" + Signatures.response(secret, action, otsHeaders));
-        send(exchange, 200, body);
+        return answer(200, out, body, connectionFault);
     }
 
-    private static void sendError(HttpExchange exchange, String requestId, EmulatorError error)
-            throws IOException {
+    private static HttpTransport.Answer error(
+            String requestId, EmulatorError error, Optional<Faults.Rule> connectionFault) {
         OtsInternalApi.Error.Builder pb = OtsInternalApi.Error.newBuilder().setCode(error.code());
         Optional.ofNullable(error.getMessage()).ifPresent(pb::setMessage);
-        exchange.getResponseHeaders().set("x-ots-requestid", requestId);
-        send(exchange, error.httpStatus(), pb.build().toByteArray());
+        return answer(
+                error.httpStatus(),
+                Map.of("x-ots-requestid", requestId),
+                pb.build().toByteArray(),
+                connectionFault);
     }
 
-    private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
-        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            try (OutputStream os = exchange.getResponseBody()) {
-                os.write(body);
-            }
+    private static HttpTransport.Answer answer(
+            int status,
+            Map<String, String> headers,
+            byte[] body,
+            Optional<Faults.Rule> connectionFault) {
+        if (is(connectionFault, Faults.ConnectionFault.CLOSE_BEFORE_ANSWER)) {
+            return HttpTransport.Answer.closeWithoutResponse(connectionFault.get());
         }
+        return new HttpTransport.Answer(status, headers, body, connectionFault);
     }
 
-    private void serveAdmin(HttpExchange exchange, String route) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
+    private HttpTransport.Answer serveAdmin(HttpTransport.Call call, String route) {
         AdminHandler handler = adminHandlers.get(route);
         try {
             if (handler == null) {
@@ -357,26 +337,31 @@ public final class EmulatorServer implements AutoCloseable {
                                 + "; routes: "
                                 + adminHandlers.keySet());
             }
-            String body = readText(exchange.getRequestBody());
             String json =
                     handler.handle(
-                            exchange.getRequestMethod().toUpperCase(java.util.Locale.ROOT),
-                            body,
-                            query(exchange.getRequestURI().getRawQuery()));
-            send(exchange, 200, json.getBytes(StandardCharsets.UTF_8));
+                            call.method().toUpperCase(java.util.Locale.ROOT),
+                            new String(call.body(), StandardCharsets.UTF_8),
+                            query(call.rawQuery()));
+            return adminJson(200, json);
         } catch (EmulatorError e) {
-            sendAdminError(exchange, e.httpStatus(), e.code(), e.getMessage());
+            return adminError(e.httpStatus(), e.code(), e.getMessage());
         } catch (IllegalArgumentException | ClassCastException e) {
-            sendAdminError(exchange, 400, "OTSParameterInvalid", String.valueOf(e.getMessage()));
+            return adminError(400, "OTSParameterInvalid", String.valueOf(e.getMessage()));
         }
     }
 
-    private static void sendAdminError(
-            HttpExchange exchange, int status, String code, String message) throws IOException {
+    private static HttpTransport.Answer adminJson(int status, String json) {
+        return new HttpTransport.Answer(
+                status,
+                Map.of("Content-Type", "application/json"),
+                json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static HttpTransport.Answer adminError(int status, String code, String message) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("error", code);
         json.put("message", message);
-        send(exchange, status, Json.write(json).getBytes(StandardCharsets.UTF_8));
+        return adminJson(status, Json.write(json));
     }
 
     private String handleFaults(String method, String body, Map<String, String> query)
@@ -398,10 +383,6 @@ public final class EmulatorServer implements AutoCloseable {
         }
     }
 
-    private static String readText(InputStream in) throws IOException {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-
     private static Map<String, String> query(String rawQuery) {
         Map<String, String> out = new HashMap<>();
         if (rawQuery == null || rawQuery.isEmpty()) {
@@ -418,15 +399,5 @@ public final class EmulatorServer implements AutoCloseable {
 
     private static String decode(String s) {
         return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    }
-
-    private static Map<String, String> lowerCaseHeaders(Headers headers) {
-        Map<String, String> out = new HashMap<>();
-        for (Map.Entry<String, List<String>> e : headers.entrySet()) {
-            if (!e.getValue().isEmpty()) {
-                out.put(e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue().get(0));
-            }
-        }
-        return out;
     }
 }

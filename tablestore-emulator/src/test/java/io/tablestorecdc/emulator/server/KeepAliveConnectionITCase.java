@@ -34,13 +34,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keep-alive connections stay usable while many others are idle: the JDK's HTTP server by default
- * closes a connection right after answering on it once 200 are idle, and an SDK client's next
- * request on that pooled connection then fails with "Connection closed".
+ * Keep-alive connections stay usable while many others are idle: a server that closed a connection
+ * right after answering on it once many were idle (the JDK's HTTP server does, past 200) would fail
+ * an SDK client's next request on that pooled connection with "Connection closed".
  */
 class KeepAliveConnectionITCase {
 
-    /** More than the JDK server's default limit of 200 idle connections. */
+    /** More than the JDK HTTP server's default limit of 200 idle connections. */
     private static final int CONNECTIONS = 250;
 
     static TablestoreEmulator emulator;
