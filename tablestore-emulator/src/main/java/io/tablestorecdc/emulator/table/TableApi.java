@@ -225,8 +225,19 @@ public final class TableApi implements ActionHandler {
         return out.build();
     }
 
-    /** Applies each row on its own (not atomically); results keep each table's row order. */
-    private MessageLite batchWriteRow(OtsInternalApi.BatchWriteRowRequest request) {
+    /** The service's limits of one BatchWriteRow request (its API reference). */
+    static final int BATCH_WRITE_MAX_ROWS = 200;
+
+    static final int BATCH_WRITE_MAX_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * Applies each row on its own (not atomically); results keep each table's row order. First, as
+     * the service does, refuses the whole request (nothing applied) when it names one primary key
+     * of a table twice, carries more than 200 row changes, or more than 4 MB.
+     */
+    private MessageLite batchWriteRow(OtsInternalApi.BatchWriteRowRequest request)
+            throws EmulatorError {
+        checkBatchWrite(request);
         OtsInternalApi.BatchWriteRowResponse.Builder out =
                 OtsInternalApi.BatchWriteRowResponse.newBuilder();
         for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
@@ -239,6 +250,50 @@ public final class TableApi implements ActionHandler {
             out.addTables(tableOut);
         }
         return out.build();
+    }
+
+    private static void checkBatchWrite(OtsInternalApi.BatchWriteRowRequest request)
+            throws EmulatorError {
+        int rows = 0;
+        for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
+            rows += table.getRowsCount();
+        }
+        if (rows > BATCH_WRITE_MAX_ROWS) {
+            throw EmulatorError.parameterInvalid(
+                    "The BatchWriteRow request carries "
+                            + rows
+                            + " row changes; at most "
+                            + BATCH_WRITE_MAX_ROWS
+                            + " are allowed per request: split it");
+        }
+        int bytes = request.getSerializedSize();
+        if (bytes > BATCH_WRITE_MAX_BYTES) {
+            throw EmulatorError.parameterInvalid(
+                    "The BatchWriteRow request is "
+                            + bytes
+                            + " bytes; at most 4 MB are allowed per request: split it");
+        }
+        for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
+            Set<PrimaryKey> keys = new java.util.HashSet<>();
+            for (OtsInternalApi.RowInBatchWriteRowRequest row : table.getRowsList()) {
+                PrimaryKey key;
+                try {
+                    key = PlainBufferCodec.primaryKey(PlainBufferCodec.readRow(row.getRowChange()));
+                } catch (EmulatorError e) {
+                    continue; // reported on its own row, as before
+                }
+                if (!keys.add(key)) {
+                    throw EmulatorError.parameterInvalid(
+                            "The BatchWriteRow request changes the row "
+                                    + key
+                                    + " of table '"
+                                    + table.getTableName()
+                                    + "' more than once; a request may name each primary key"
+                                    + " once: merge the changes into one, or send them in"
+                                    + " separate requests");
+                }
+            }
+        }
     }
 
     private OtsInternalApi.RowInBatchWriteRowResponse batchWriteOne(

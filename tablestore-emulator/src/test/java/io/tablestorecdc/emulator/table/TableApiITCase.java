@@ -1,6 +1,7 @@
 package io.tablestorecdc.emulator.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TableStoreException;
@@ -381,7 +382,8 @@ class TableApiITCase {
         conflict.addColumn(col("c", 2));
         RowUpdateChange ok2 = new RowUpdateChange(table, key("b2", 1));
         ok2.put("c", ColumnValue.fromLong(3));
-        RowDeleteChange ok3 = new RowDeleteChange(table, key("exists", 1));
+        put(table, key("gone", 1), col("c", 1));
+        RowDeleteChange ok3 = new RowDeleteChange(table, key("gone", 1));
         batch.addRowChange(ok1);
         batch.addRowChange(conflict);
         batch.addRowChange(ok2);
@@ -396,7 +398,46 @@ class TableApiITCase {
         assertThat(results.get(1).getError().getCode()).isEqualTo("OTSConditionCheckFail");
         assertThat(get(table, key("b1", 1))).isNotNull();
         assertThat(get(table, key("b2", 1))).isNotNull();
-        assertThat(get(table, key("exists", 1))).isNull();
+        assertThat(get(table, key("exists", 1))).isNotNull();
+        assertThat(get(table, key("gone", 1))).isNull();
+    }
+
+    @Test
+    void batchWriteRowNamingOneKeyTwiceIsRefusedWhole() {
+        String table = newTable(client);
+        BatchWriteRowRequest batch = new BatchWriteRowRequest();
+        RowPutChange other = new RowPutChange(table, key("other", 1));
+        other.addColumn(col("c", 1));
+        RowPutChange first = new RowPutChange(table, key("twice", 1));
+        first.addColumn(col("c", 1));
+        RowDeleteChange second = new RowDeleteChange(table, key("twice", 1));
+        batch.addRowChange(other);
+        batch.addRowChange(first);
+        batch.addRowChange(second);
+
+        assertThatThrownBy(() -> client.batchWriteRow(batch))
+                .isInstanceOfSatisfying(
+                        TableStoreException.class,
+                        e -> assertThat(e.getErrorCode()).isEqualTo("OTSParameterInvalid"))
+                .hasMessageContaining("more than once");
+        assertThat(get(table, key("other", 1))).as("nothing applied").isNull();
+        assertThat(get(table, key("twice", 1))).isNull();
+    }
+
+    @Test
+    void batchWriteRowOverTheServiceLimitsIsRefusedWhole() {
+        String table = newTable(client);
+        BatchWriteRowRequest batch = new BatchWriteRowRequest();
+        for (int i = 0; i <= TableApi.BATCH_WRITE_MAX_ROWS; i++) {
+            RowPutChange put = new RowPutChange(table, key("r" + i, 1));
+            put.addColumn(col("c", i));
+            batch.addRowChange(put);
+        }
+
+        assertThatThrownBy(() -> client.batchWriteRow(batch))
+                .isInstanceOf(TableStoreException.class)
+                .hasMessageContaining("at most 200");
+        assertThat(get(table, key("r0", 1))).isNull();
     }
 
     @Test
