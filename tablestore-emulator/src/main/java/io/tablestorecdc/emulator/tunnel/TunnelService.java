@@ -7,6 +7,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
 import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.aliyun.ots.thirdparty.com.google.protobuf.CodedOutputStream;
 import com.aliyun.ots.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 import io.tablestorecdc.emulator.server.ActionHandler;
 import io.tablestorecdc.emulator.server.EmulatorError;
@@ -39,12 +40,20 @@ public final class TunnelService implements ActionHandler, AutoCloseable {
     /** The largest number of records one readrecords response carries by default. */
     public static final int DEFAULT_READ_BATCH_SIZE = 1000;
 
+    /**
+     * The largest size of the records of one readrecords response by default: 4 MB, the size cap
+     * the service documents for a GetRange response and a write request (its Tunnel documentation
+     * names none for ReadRecords; the SDK's worker reads up to 4 MB per round by default).
+     */
+    public static final int DEFAULT_READ_BATCH_BYTES = 4 * 1024 * 1024;
+
     private static final String READ_ACTION = "tunnel/readrecords";
 
     private final TableAccess tables;
     private final Faults faults;
     private final Tunnels tunnels;
     private volatile IntSupplier readBatchSize = () -> DEFAULT_READ_BATCH_SIZE;
+    private volatile int readBatchBytes = DEFAULT_READ_BATCH_BYTES;
 
     /**
      * Registers the {@code tunnel/} actions and the admin routes with the server and listens to the
@@ -146,6 +155,17 @@ public final class TunnelService implements ActionHandler, AutoCloseable {
                         return 1 + random.nextInt(maxRecords);
                     }
                 };
+    }
+
+    /**
+     * Caps every readrecords response at {@code bytes} of records (default {@link
+     * #DEFAULT_READ_BATCH_BYTES}); a single larger record is still sent alone.
+     */
+    public void fixReadBatchBytes(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("bytes must be at least 1, got " + bytes);
+        }
+        readBatchBytes = bytes;
     }
 
     /** Caps every readrecords response at {@code records} records. */
@@ -319,15 +339,34 @@ public final class TunnelService implements ActionHandler, AutoCloseable {
                         request.getChannelId(),
                         request.getToken(),
                         readLimit());
-        // Encoding happens outside the tunnel lock.
-        TunnelServiceApi.ReadRecordsResponse.Builder out =
-                TunnelServiceApi.ReadRecordsResponse.newBuilder();
+        // Encoding happens outside the tunnel lock; a batch over the byte cap is cut after the
+        // last record that fits (at least one record, so a channel always moves on).
         long nowMillis = System.currentTimeMillis();
-        batch.baseRows().forEach(row -> out.addRecords(RecordEncoder.base(row, nowMillis)));
-        batch.entries().forEach(entry -> out.addRecords(RecordEncoder.stream(entry)));
+        List<TunnelServiceApi.Record> records = new ArrayList<>(batch.size());
+        batch.baseRows().forEach(row -> records.add(RecordEncoder.base(row, nowMillis)));
+        batch.entries().forEach(entry -> records.add(RecordEncoder.stream(entry)));
+        int fits = recordsWithin(records, readBatchBytes);
+        if (fits < records.size()) {
+            batch = batch.cutTo(fits);
+        }
+        TunnelServiceApi.ReadRecordsResponse.Builder out =
+                TunnelServiceApi.ReadRecordsResponse.newBuilder()
+                        .addAllRecords(records.subList(0, fits));
         out.setNextToken(batch.next().map(ChannelToken::encode).orElse(ChannelToken.FINISHED));
         out.setMayMoreRecord(batch.mayMore());
         return out.build().toByteArray();
+    }
+
+    /** How many of the first records fit in {@code maxBytes} of a response; at least one. */
+    private static int recordsWithin(List<TunnelServiceApi.Record> records, int maxBytes) {
+        long bytes = 0;
+        for (int i = 0; i < records.size(); i++) {
+            bytes += CodedOutputStream.computeMessageSize(1, records.get(i));
+            if (bytes > maxBytes && i > 0) {
+                return i;
+            }
+        }
+        return records.size();
     }
 
     private int readLimit() {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -621,7 +622,7 @@ final class Tunnels {
                             + "; read only channels a heartbeat response handed you as OPEN");
         }
         if (ChannelToken.FINISHED.equals(token)) {
-            return ReadBatch.finished(List.of(), List.of());
+            return ReadBatch.finished(List.of(), List.of(), ReadBatch.EMPTY);
         }
         ChannelToken from = positionIn(t, c, token);
         return c.kind() == ChannelKind.BASE
@@ -633,11 +634,13 @@ final class Tunnels {
         List<Row> rows = t.baseRows(c.id());
         int end = Math.min(rows.size(), offset + limit);
         List<Row> batch = List.copyOf(rows.subList(offset, end));
+        long created = t.createdNanos();
+        IntFunction<ChannelToken> after = k -> ChannelToken.base(offset + k, created);
         if (end == rows.size()) {
-            return ReadBatch.finished(batch, List.of());
+            return ReadBatch.finished(batch, List.of(), after);
         }
         return new ReadBatch(
-                batch, List.of(), Optional.of(ChannelToken.base(end, t.createdNanos())), true);
+                batch, List.of(), Optional.of(ChannelToken.base(end, created)), true, after);
     }
 
     private ReadBatch readStream(Tunnel t, TunnelChannel c, ChannelToken from, int limit) {
@@ -646,13 +649,16 @@ final class Tunnels {
         int start = Math.min(from.offset(), end.index());
         int to = Math.min(end.index(), start + limit);
         List<LogEntry> entries = p.entries(start, to);
+        String partition = p.id();
+        IntFunction<ChannelToken> after =
+                k -> ChannelToken.stream(partition, start + k, entries.get(k - 1).timeNanos());
         if (end.isFinal() && to == end.index()) {
-            return ReadBatch.finished(List.of(), entries);
+            return ReadBatch.finished(List.of(), entries, after);
         }
         long time =
                 entries.isEmpty() ? from.timeNanos() : entries.get(entries.size() - 1).timeNanos();
         ChannelToken next = ChannelToken.stream(p.id(), to, time);
-        return new ReadBatch(List.of(), entries, Optional.of(next), to < end.index());
+        return new ReadBatch(List.of(), entries, Optional.of(next), to < end.index(), after);
     }
 
     /**

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
@@ -368,6 +371,55 @@ class TunnelProtocolITCase {
             assertThat(last.getNextToken()).isNull();
         } finally {
             bed.tunnels().fixReadBatchSize(TunnelService.DEFAULT_READ_BATCH_SIZE);
+        }
+    }
+
+    @Test
+    void aResponseIsCutAtTheByteCapAndItsTokenContinuesExactlyThere() {
+        String table = bed.newTable();
+        String tunnelId = bed.createTunnel(table, "bytes", TunnelType.Stream);
+        List<String> written = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String id = "k" + i;
+            RowPutChange put = new RowPutChange(table, key(id));
+            put.addColumn("payload", ColumnValue.fromString("x".repeat(1_000)));
+            bed.sync.putRow(new PutRowRequest(put));
+            written.add(id);
+        }
+        Client client = new Client(tunnelId);
+        client.heartbeat();
+        String start = client.checkpointOf("p-0");
+        bed.tunnels().fixReadBatchBytes(3_500);
+        try {
+            List<String> read = new ArrayList<>();
+            List<Integer> sizes = new ArrayList<>();
+            String token = start;
+            ReadRecordsResponse r;
+            do {
+                r = client.read("p-0", token);
+                sizes.add(r.getRecords().size());
+                read.addAll(ids(r.getRecords()));
+                token = r.getNextToken();
+            } while (r.getMayMoreRecord());
+
+            assertThat(read).containsExactlyElementsOf(written);
+            assertThat(sizes)
+                    .as("about 1 KB a record, 3.5 KB a response")
+                    .containsExactly(3, 3, 3, 1);
+            assertThat(ids(client.read("p-0", start).getRecords()))
+                    .as("the same token, the same records")
+                    .containsExactly("k0", "k1", "k2");
+
+            bed.tunnels().fixReadBatchBytes(100);
+            ReadRecordsResponse alone = client.read("p-0", start);
+            assertThat(ids(alone.getRecords()))
+                    .as("a record larger than the cap comes alone")
+                    .containsExactly("k0");
+            assertThat(alone.getMayMoreRecord()).isTrue();
+            assertThat(ids(client.read("p-0", alone.getNextToken()).getRecords()))
+                    .containsExactly("k1");
+        } finally {
+            bed.tunnels().fixReadBatchBytes(TunnelService.DEFAULT_READ_BATCH_BYTES);
         }
     }
 
