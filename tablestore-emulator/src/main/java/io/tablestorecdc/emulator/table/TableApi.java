@@ -252,10 +252,29 @@ public final class TableApi implements ActionHandler {
         return out.build();
     }
 
-    private static void checkBatchWrite(OtsInternalApi.BatchWriteRowRequest request)
-            throws EmulatorError {
+    private void checkBatchWrite(OtsInternalApi.BatchWriteRowRequest request) throws EmulatorError {
         int rows = 0;
+        Set<String> tables = new java.util.HashSet<>();
         for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
+            String name = table.getTableName();
+            if (!tables.add(name)) {
+                throw EmulatorError.parameterInvalid(
+                        "The BatchWriteRow request names table '"
+                                + name
+                                + "' twice; put all of its rows under one table entry");
+            }
+            if (table.getRowsCount() == 0) {
+                throw EmulatorError.parameterInvalid(
+                        "The BatchWriteRow request has no row for table '"
+                                + name
+                                + "'; leave the table out");
+            }
+            if (store.tableMeta(name).isEmpty()) {
+                throw EmulatorError.objectNotExist(
+                        "Requested table does not exist: "
+                                + name
+                                + " (a BatchWriteRow naming a missing table fails as a whole)");
+            }
             rows += table.getRowsCount();
         }
         if (rows > BATCH_WRITE_MAX_ROWS) {

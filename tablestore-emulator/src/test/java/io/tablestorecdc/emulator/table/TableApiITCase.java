@@ -441,7 +441,7 @@ class TableApiITCase {
     }
 
     @Test
-    void batchWriteRowToAMissingTableFailsThoseRows() {
+    void batchWriteRowNamingAMissingTableFailsWhole() {
         String table = newTable(client);
         BatchWriteRowRequest batch = new BatchWriteRowRequest();
         RowPutChange good = new RowPutChange(table, key("g", 1));
@@ -451,11 +451,12 @@ class TableApiITCase {
         batch.addRowChange(good);
         batch.addRowChange(bad);
 
-        BatchWriteRowResponse response = client.batchWriteRow(batch);
-
-        assertThat(response.getRowStatus(table).get(0).isSucceed()).isTrue();
-        assertThat(response.getRowStatus("no_such_table").get(0).getError().getCode())
-                .isEqualTo("OTSObjectNotExist");
+        assertThatThrownBy(() -> client.batchWriteRow(batch))
+                .isInstanceOfSatisfying(
+                        TableStoreException.class,
+                        e -> assertThat(e.getErrorCode()).isEqualTo("OTSObjectNotExist"))
+                .hasMessageContaining("no_such_table");
+        assertThat(get(table, key("g", 1))).as("nothing applied").isNull();
     }
 
     @Test
