@@ -1,5 +1,9 @@
 package io.tablestorecdc.emulator;
 
+import io.tablestorecdc.emulator.cli.EmulatorCli;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -13,14 +17,25 @@ public final class EmulatorMain {
     private static final String USAGE =
             "usage: java -jar tablestore-emulator.jar [--port N]"
                     + " [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]"
-                    + " [--idle-timeout-ms MS]";
+                    + " [--idle-timeout-ms MS] [--load FILE]\n"
+                    + "   or: java -jar tablestore-emulator.jar <command> --endpoint URL ... (run"
+                    + " 'java -jar tablestore-emulator.jar help' for the commands)";
 
     private EmulatorMain() {}
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) throws InterruptedException, IOException {
+        if (EmulatorCli.isCommand(args)) {
+            System.exit(EmulatorCli.run(args, System.getenv(), System.out, System.err));
+        }
+        if (args.length == 1 && args[0].equals("help")) {
+            System.out.println(USAGE);
+            System.out.println(EmulatorCli.USAGE);
+            return;
+        }
         TablestoreEmulator.Builder builder = TablestoreEmulator.builder();
+        Optional<Path> load = Optional.empty();
         try {
-            parse(args, builder);
+            load = parse(args, builder);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println(USAGE);
@@ -28,6 +43,14 @@ public final class EmulatorMain {
         }
         TablestoreEmulator emulator = builder.build().start();
         Runtime.getRuntime().addShutdownHook(new Thread(emulator::close, "emulator-shutdown"));
+        if (load.isPresent()) {
+            try {
+                System.err.println(EmulatorCli.load(emulator, load.get()));
+            } catch (IOException | RuntimeException e) {
+                System.err.println("Cannot load " + load.get() + ": " + e.getMessage());
+                System.exit(2);
+            }
+        }
         System.out.println(
                 "tablestore-emulator ready endpoint="
                         + emulator.endpoint()
@@ -37,7 +60,9 @@ public final class EmulatorMain {
         new CountDownLatch(1).await();
     }
 
-    static void parse(String[] args, TablestoreEmulator.Builder builder) {
+    /** Applies the server options to {@code builder}; returns the file of {@code --load}. */
+    static Optional<Path> parse(String[] args, TablestoreEmulator.Builder builder) {
+        Optional<Path> load = Optional.empty();
         for (int i = 0; i < args.length; i += 2) {
             String flag = args[i];
             if (i + 1 >= args.length) {
@@ -50,11 +75,13 @@ public final class EmulatorMain {
                 case "--access-key-id" -> builder.accessKeyId(value);
                 case "--access-key-secret" -> builder.accessKeySecret(value);
                 case "--data-dir" -> builder.dataDir(java.nio.file.Path.of(value));
+                case "--load" -> load = Optional.of(Path.of(value));
                 case "--idle-timeout-ms" ->
                         builder.idleTimeout(java.time.Duration.ofMillis(parseNumber(flag, value)));
                 default -> throw new IllegalArgumentException("Unknown option " + flag);
             }
         }
+        return load;
     }
 
     private static int parsePort(String value) {
