@@ -3,12 +3,17 @@ package io.tablestorecdc.spark;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.SparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 
 /**
  * The SDK clients that the partition readers of one JVM (an executor, or the driver in local mode)
@@ -46,6 +51,27 @@ final class ExecutorClients {
     }
 
     private ExecutorClients() {}
+
+    /** The applications whose end closes the clients (one listener each). */
+    private static final Set<String> HOOKED_APPLICATIONS = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Closes every cached client when {@code context}'s application ends. The SDK's I/O threads are
+     * not daemons: in a JVM whose executor is the driver's (local mode, or a JVM that runs Spark
+     * among other things), clients left open until their idle timeout would keep the JVM alive for
+     * up to a minute after {@code main} returned.
+     */
+    static void closeWhenApplicationEnds(SparkContext context) {
+        if (HOOKED_APPLICATIONS.add(context.applicationId())) {
+            context.addSparkListener(
+                    new SparkListener() {
+                        @Override
+                        public void onApplicationEnd(SparkListenerApplicationEnd end) {
+                            closeAll();
+                        }
+                    });
+        }
+    }
 
     /** The tunnel client for {@code endpoint}; return it by closing the lease. */
     static SharedClients<ClientKey, SharedTunnelClient>.Lease tunnel(TablestoreEndpoint endpoint) {

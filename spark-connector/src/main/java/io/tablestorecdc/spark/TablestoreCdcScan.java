@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
@@ -34,6 +35,10 @@ final class TablestoreCdcScan implements Scan {
 
     @Override
     public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+        if (SparkSession.getActiveSession().isDefined()) {
+            ExecutorClients.closeWhenApplicationEnds(
+                    SparkSession.getActiveSession().get().sparkContext());
+        }
         return new TablestoreMicroBatchStream(options, schema, checkpointLocation);
     }
 
