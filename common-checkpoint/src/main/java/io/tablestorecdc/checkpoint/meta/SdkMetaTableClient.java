@@ -117,7 +117,10 @@ public final class SdkMetaTableClient implements MetaTableClient {
 
     @Override
     public boolean createTableIfMissing() {
-        Optional<List<PrimaryKeySchema>> existing = describePrimaryKey();
+        // Asked by listing first: describing a missing table is a failed request, which the SDK
+        // logs as a warning on every first start.
+        Optional<List<PrimaryKeySchema>> existing =
+                listed().orElse(true) ? describePrimaryKey() : Optional.empty();
         if (existing.isPresent()) {
             requireMetaSchema(existing.get());
             return false;
@@ -133,6 +136,20 @@ public final class SdkMetaTableClient implements MetaTableClient {
             }
             describePrimaryKey().ifPresent(this::requireMetaSchema);
             return false;
+        }
+    }
+
+    /**
+     * Whether the instance lists the meta table; empty when the tables cannot be listed (a RAM
+     * policy may grant DescribeTable but not ListTable): then describing tells.
+     */
+    private Optional<Boolean> listed() {
+        try {
+            return Optional.of(client.listTable().getTableNames().contains(tableName));
+        } catch (TableStoreException e) {
+            return Optional.empty();
+        } catch (ClientException e) {
+            throw failure("list the tables", e);
         }
     }
 

@@ -20,6 +20,9 @@ import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import io.tablestorecdc.emulator.server.Faults;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -86,6 +89,33 @@ class SdkMetaTableClientITCase extends MetaTableClientContract {
                     .hasMessageContaining("not a tablestore-cdc meta table")
                     .hasMessageContaining("meta.table");
         }
+    }
+
+    /**
+     * A first start creates the meta table without a failed request, so neither the SDK nor we log
+     * a warning for it (a newcomer reads a WARN on the first run as a failure); a second start
+     * finds it, quietly too.
+     */
+    @Test
+    void creatingTheMetaTableOnAFirstStartLogsNoWarning() {
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        boolean created;
+        boolean again;
+        try (SdkMetaTableClient first = freshClient()) {
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            try {
+                created = first.createTableIfMissing();
+                again = first.createTableIfMissing();
+            } finally {
+                System.setErr(stderr);
+            }
+        }
+        assertThat(created).isTrue();
+        assertThat(again).isFalse();
+        assertThat(captured.toString(StandardCharsets.UTF_8))
+                .doesNotContain("WARN")
+                .doesNotContain("ERROR");
     }
 
     @Test
