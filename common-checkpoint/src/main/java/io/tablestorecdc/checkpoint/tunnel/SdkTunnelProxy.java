@@ -149,6 +149,25 @@ public final class SdkTunnelProxy implements TunnelProxy {
         return toDescription(response.getTunnelInfo(), response.getChannelInfos());
     }
 
+    /**
+     * Lists the table's tunnels first: describing a missing tunnel is a failed request, which the
+     * SDK logs as a warning on every first start (a newcomer reads it as a failure).
+     */
+    @Override
+    public TunnelDescription describeOrCreateTunnel(
+            String tableName, String tunnelName, TunnelType type, TunnelStart start) {
+        if (!tunnelListed(tableName, tunnelName)) {
+            try {
+                createTunnel(tableName, tunnelName, type, start);
+            } catch (TunnelException e) {
+                if (e.kind() != Kind.ALREADY_EXISTS) {
+                    throw e;
+                }
+            }
+        }
+        return TunnelProxy.super.describeOrCreateTunnel(tableName, tunnelName, type, start);
+    }
+
     // The tunnel service answers a missing tunnel or table with OTSParameterInvalid, not
     // OTSObjectNotExist (its documented error codes), so the table's tunnel list tells a missing
     // tunnel from another bad parameter. When the list cannot be read for another reason, the
