@@ -4,14 +4,13 @@ import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
+import io.tablestorecdc.emulator.tunnel.PrimaryKeyJson;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -76,7 +75,7 @@ final class RowJson {
                                 + "'; its key columns are "
                                 + keyNames(meta));
             }
-            key.addPrimaryKeyColumn(column.getName(), keyValue(column, value));
+            key.addPrimaryKeyColumn(column.getName(), PrimaryKeyJson.value(column, value));
         }
         return key.build();
     }
@@ -117,17 +116,7 @@ final class RowJson {
 
     /** A row read back, in the same JSON form. */
     static Map<String, Object> write(Row row) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        for (PrimaryKeyColumn column : row.getPrimaryKey().getPrimaryKeyColumns()) {
-            PrimaryKeyValue v = column.getValue();
-            json.put(
-                    column.getName(),
-                    switch (v.getType()) {
-                        case INTEGER -> v.asLong();
-                        case BINARY -> Base64.getEncoder().encodeToString(v.asBinary());
-                        default -> v.asString();
-                    });
-        }
+        Map<String, Object> json = new LinkedHashMap<>(PrimaryKeyJson.write(row.getPrimaryKey()));
         for (Column column : row.getColumns()) {
             ColumnValue v = column.getValue();
             json.put(
@@ -176,38 +165,6 @@ final class RowJson {
         Map<String, Object> columns = new LinkedHashMap<>(row);
         meta.getPrimaryKeyList().forEach(column -> columns.remove(column.getName()));
         return columns;
-    }
-
-    private static PrimaryKeyValue keyValue(PrimaryKeySchema column, Object value) {
-        switch (column.getType()) {
-            case INTEGER:
-                if (value instanceof Long n) {
-                    return PrimaryKeyValue.fromLong(n);
-                }
-                break;
-            case BINARY:
-                if (value instanceof String s) {
-                    return PrimaryKeyValue.fromBinary(Base64.getDecoder().decode(s));
-                }
-                break;
-            default:
-                if (value instanceof String s) {
-                    return PrimaryKeyValue.fromString(s);
-                }
-        }
-        throw new IllegalArgumentException(
-                "Primary-key column '"
-                        + column.getName()
-                        + "' is "
-                        + column.getType()
-                        + ", got "
-                        + value
-                        + "; give "
-                        + switch (column.getType()) {
-                            case INTEGER -> "an integer";
-                            case BINARY -> "base64 text";
-                            default -> "a string";
-                        });
     }
 
     private static ColumnValue value(String name, Object value) {

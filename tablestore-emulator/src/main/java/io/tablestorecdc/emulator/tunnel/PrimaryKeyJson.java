@@ -16,7 +16,7 @@ import java.util.Map;
  * or base64 text for a binary column. A key that names only leading columns is padded with INF_MIN,
  * so it sorts before every full key with that prefix; padded columns are left out when written.
  */
-final class PrimaryKeyJson {
+public final class PrimaryKeyJson {
 
     private PrimaryKeyJson() {}
 
@@ -57,7 +57,8 @@ final class PrimaryKeyJson {
         return read(meta, json);
     }
 
-    static Map<String, Object> write(PrimaryKey key) {
+    /** The key in the JSON form; padded (INF_MIN / INF_MAX) columns are left out. */
+    public static Map<String, Object> write(PrimaryKey key) {
         Map<String, Object> json = new LinkedHashMap<>();
         for (PrimaryKeyColumn c : key.getPrimaryKeyColumns()) {
             PrimaryKeyValue v = c.getValue();
@@ -74,7 +75,8 @@ final class PrimaryKeyJson {
         return json;
     }
 
-    private static PrimaryKeyValue value(PrimaryKeySchema schema, Object value) {
+    /** One key column's value from its JSON form; the error names the type it needs. */
+    public static PrimaryKeyValue value(PrimaryKeySchema schema, Object value) {
         if (value instanceof PrimaryKeyValue pk) {
             return pk;
         }
