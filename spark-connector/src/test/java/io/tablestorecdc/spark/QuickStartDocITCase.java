@@ -1,0 +1,137 @@
+package io.tablestorecdc.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.tunnel.ListTunnelRequest;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelInfo;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The quick start of docs/spark.md is the code {@link QuickStart} runs, and it works on a fresh
+ * setup: against an emulator holding only an {@code orders} table, it creates its tunnel and
+ * delivers the changes written after it started.
+ */
+class QuickStartDocITCase {
+
+    private static final Path PAGE = Path.of("..", "docs", "spark.md");
+    private static final Path SOURCE =
+            Path.of("src/test/java/io/tablestorecdc/spark/QuickStart.java");
+
+    static CdcTestBed bed;
+
+    @BeforeAll
+    static void start() {
+        bed = new CdcTestBed();
+    }
+
+    @AfterAll
+    static void stop() {
+        bed.close();
+    }
+
+    @Test
+    void thePagesCodeBlockIsTheCodeThatRuns() throws Exception {
+        String page = Files.readString(PAGE, StandardCharsets.UTF_8);
+        int open = page.indexOf("```java\n", page.indexOf("## Quick start")) + "```java\n".length();
+        String block = page.substring(open, page.indexOf("```\n", open));
+
+        assertThat(block).isEqualTo(snippet());
+    }
+
+    @Test
+    void itDeliversTheChangesOfAFreshTable(@TempDir Path dir) throws Exception {
+        TableMeta meta = new TableMeta("orders");
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        bed.sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+
+        StreamingQuery query =
+                QuickStart.run(
+                        bed.spark,
+                        bed.emulator.endpoint(),
+                        bed.emulator.instanceName(),
+                        bed.emulator.accessKeyId(),
+                        CdcTestBed.SECRET,
+                        dir.resolve("checkpoints/orders_cdc").toString(),
+                        dir.resolve("orders_changes").toString());
+        try {
+            awaitTunnel("orders", "orders_cdc");
+            bed.put("orders", "o1", 1, "one");
+            bed.put("orders", "o2", 2, "two");
+            bed.put("orders", "o3", 3, "three");
+
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (deliveredRows(query) < 3) {
+                assertThat(query.exception().isDefined())
+                        .as("query failed: %s", query.exception())
+                        .isFalse();
+                assertThat(System.nanoTime()).as("3 rows delivered").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            assertThat(deliveredRows(query)).isEqualTo(3);
+            query.processAllAvailable();
+            assertThat(
+                            bed
+                                    .spark
+                                    .read()
+                                    .parquet(dir.resolve("orders_changes").toString())
+                                    .select("id", "qty", "name", "_op")
+                                    .collectAsList()
+                                    .stream()
+                                    .map(Row::toString)
+                                    .sorted()
+                                    .toList())
+                    .containsExactly("[o1,1,one,PUT]", "[o2,2,two,PUT]", "[o3,3,three,PUT]");
+        } finally {
+            query.stop();
+        }
+    }
+
+    private static long deliveredRows(StreamingQuery query) {
+        return Arrays.stream(query.recentProgress())
+                .mapToLong(StreamingQueryProgress::numInputRows)
+                .sum();
+    }
+
+    /** The tunnel the query creates on its first trigger; changes before it are not read. */
+    private static void awaitTunnel(String table, String tunnel) throws InterruptedException {
+        TunnelClient tunnels = bed.emulator.newTunnelClient();
+        try {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (tunnels.listTunnel(new ListTunnelRequest(table)).getTunnelInfos().stream()
+                    .map(TunnelInfo::getTunnelName)
+                    .noneMatch(tunnel::equals)) {
+                assertThat(System.nanoTime()).as("tunnel %s created", tunnel).isLessThan(deadline);
+                Thread.sleep(50);
+            }
+        } finally {
+            tunnels.shutdown();
+        }
+    }
+
+    /** The marked lines of QuickStart.java, without the method body's indentation. */
+    private static String snippet() throws Exception {
+        String source = Files.readString(SOURCE, StandardCharsets.UTF_8);
+        int from = source.indexOf(QuickStart.START + "\n") + QuickStart.START.length() + 1;
+        int to = source.lastIndexOf("\n", source.indexOf("        " + QuickStart.END)) + 1;
+        return source.substring(from, to)
+                .lines()
+                .map(line -> line.startsWith("        ") ? line.substring(8) : line)
+                .collect(Collectors.joining("\n", "", "\n"));
+    }
+}
