@@ -1,5 +1,6 @@
 package io.tablestorecdc.e2e;
 
+import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import java.io.Serializable;
@@ -17,8 +18,11 @@ public record DemoTarget(
         String endpoint, String instanceName, String accessKeyId, String accessKeySecret)
         implements Serializable {
 
+    /** A client whose row writes are retried after a client-side failure (see DemoWriteRetry). */
     public SyncClient syncClient() {
-        return new SyncClient(endpoint, accessKeyId, accessKeySecret, instanceName);
+        ClientConfiguration configuration = new ClientConfiguration();
+        configuration.setRetryStrategy(new DemoWriteRetry());
+        return new SyncClient(endpoint, accessKeyId, accessKeySecret, instanceName, configuration);
     }
 
     public TunnelClient tunnelClient() {

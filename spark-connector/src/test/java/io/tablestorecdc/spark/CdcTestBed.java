@@ -5,18 +5,15 @@ import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
-import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
-import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
@@ -26,6 +23,7 @@ import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -132,18 +130,18 @@ final class CdcTestBed implements AutoCloseable {
         RowPutChange change = new RowPutChange(table, key(id));
         change.addColumn(new Column("qty", ColumnValue.fromLong(qty)));
         change.addColumn(new Column("name", ColumnValue.fromString(name)));
-        sync.putRow(new PutRowRequest(change));
+        AppliedOnceWrites.put(sync, change);
     }
 
     void updateQtyDeleteName(String table, String id, long qty) {
         RowUpdateChange change = new RowUpdateChange(table, key(id));
         change.put(new Column("qty", ColumnValue.fromLong(qty)));
         change.deleteColumns("name");
-        sync.updateRow(new UpdateRowRequest(change));
+        AppliedOnceWrites.update(sync, change);
     }
 
     void delete(String table, String id) {
-        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
+        AppliedOnceWrites.delete(sync, new RowDeleteChange(table, key(id)));
     }
 
     /** A reader that creates a stream tunnel from the table's first change. */

@@ -8,13 +8,13 @@ import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +70,7 @@ final class TunnelEmulatorFixture implements AutoCloseable {
     void put(String table, String id, long value) {
         RowPutChange change = new RowPutChange(table, key(id));
         change.addColumn(new Column("v", ColumnValue.fromLong(value)));
-        sync.putRow(new PutRowRequest(change));
+        AppliedOnceWrites.put(sync, change);
     }
 
     /** Reads a channel from {@code token} until it is finished or has nothing more for now. */

@@ -4,20 +4,18 @@ import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
-import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
-import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.core.execution.JobClient;
@@ -84,7 +82,7 @@ public final class EmulatorBed implements AutoCloseable {
         for (Column column : columns) {
             change.addColumn(column);
         }
-        sync.putRow(new PutRowRequest(change));
+        AppliedOnceWrites.put(sync, change);
     }
 
     /** Sets the given columns of row {@code id}; its other columns stay as they are. */
@@ -93,18 +91,18 @@ public final class EmulatorBed implements AutoCloseable {
         for (Column column : columns) {
             change.put(column);
         }
-        sync.updateRow(new UpdateRowRequest(change));
+        AppliedOnceWrites.update(sync, change);
     }
 
     /** Deletes one column of row {@code id}; its other columns stay as they are. */
     public void deleteColumn(String table, String id, String column) {
         RowUpdateChange change = new RowUpdateChange(table, key(id));
         change.deleteColumns(column);
-        sync.updateRow(new UpdateRowRequest(change));
+        AppliedOnceWrites.update(sync, change);
     }
 
     public void delete(String table, String id) {
-        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
+        AppliedOnceWrites.delete(sync, new RowDeleteChange(table, key(id)));
     }
 
     /**
