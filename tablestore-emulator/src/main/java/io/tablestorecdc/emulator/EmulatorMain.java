@@ -9,8 +9,10 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs the emulator as a standalone process: {@code java -jar tablestore-emulator.jar [--port N]
  * [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]
- * [--idle-timeout-ms MS]}. Prints one "ready" line on stdout once it serves, then runs until
- * killed.
+ * [--idle-timeout-ms MS] [--load FILE]}. Prints one "ready" line on stdout once it serves (and has
+ * loaded the file), then runs until killed. With a command first ({@code create-table}, {@code
+ * put}, {@code scan}, ...) it is the command line of a running emulator instead ({@link
+ * EmulatorCli}).
  */
 public final class EmulatorMain {
 

@@ -10,6 +10,7 @@ import com.alicloud.openservices.tablestore.model.Row;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
+import io.tablestorecdc.emulator.server.Json;
 import io.tablestorecdc.emulator.tunnel.PrimaryKeyJson;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -139,15 +140,14 @@ final class RowJson {
         String trimmed = text.trim();
         List<Map<String, Object>> rows = new ArrayList<>();
         if (trimmed.startsWith("[")) {
-            for (Object item :
-                    (List<Object>) io.tablestorecdc.emulator.server.Json.parse(trimmed)) {
+            for (Object item : (List<Object>) Json.parse(trimmed)) {
                 rows.add(object(item));
             }
             return rows;
         }
         for (String line : trimmed.split("\r?\n")) {
             if (!line.isBlank()) {
-                rows.add(object(io.tablestorecdc.emulator.server.Json.parse(line)));
+                rows.add(object(Json.parse(line)));
             }
         }
         return rows;
