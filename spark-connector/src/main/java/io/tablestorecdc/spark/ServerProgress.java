@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
@@ -44,7 +45,7 @@ final class ServerProgress implements AutoCloseable {
     private final AtomicReference<BatchSnapshot> newest = new AtomicReference<>();
     private final AtomicReference<TunnelException> stopping = new AtomicReference<>();
     private final Object pushLock = new Object();
-    private Map<String, ChannelPosition> pushed = Map.of();
+    private final ServerPushLedger ledger = new ServerPushLedger();
     private Optional<BatchToken> lastPushed = Optional.empty();
 
     ServerProgress(SourceConnection connection, String tunnelName) {
@@ -65,7 +66,7 @@ final class ServerProgress implements AutoCloseable {
      */
     void pushCommitted(BatchSnapshot committed) {
         throwIfStopped();
-        if (plan(committed).finishes().isEmpty()) {
+        if (ledger.preview(committed).finishes().isEmpty()) {
             newest.set(committed);
             pusher.execute(this::pushNewest);
             return;
@@ -109,16 +110,11 @@ final class ServerProgress implements AutoCloseable {
         }
     }
 
-    private synchronized ServerCommitPlan plan(BatchSnapshot committed) {
-        return ServerCommitPlan.forCommitted(committed, pushed);
-    }
-
     private synchronized boolean alreadyPushed(BatchSnapshot committed) {
         return lastPushed.equals(Optional.of(committed.token())) || stopping.get() != null;
     }
 
-    private synchronized void pushed(BatchSnapshot committed, ServerCommitPlan plan) {
-        pushed = plan.pushedAfter(pushed);
+    private synchronized void pushed(BatchSnapshot committed) {
         lastPushed = Optional.of(committed.token());
     }
 
@@ -126,9 +122,12 @@ final class ServerProgress implements AutoCloseable {
     private void push(BatchSnapshot committed) {
         synchronized (pushLock) {
             if (!alreadyPushed(committed)) {
-                ServerCommitPlan plan = plan(committed);
+                ServerCommitPlan plan = ledger.plan(committed);
                 if (send(committed, plan)) {
-                    pushed(committed, plan);
+                    ledger.acknowledged(plan);
+                    pushed(committed);
+                } else {
+                    ledger.failed(plan);
                 }
             }
         }

@@ -1,5 +1,8 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.consumer.Engine;
+import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
+import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.ChannelListCache;
 import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
@@ -9,9 +12,7 @@ import io.tablestorecdc.checkpoint.meta.MetaRow;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
-import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.meta.MetaValue;
-import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.PutOutcome;
 import io.tablestorecdc.checkpoint.meta.RangePage;
@@ -57,8 +58,6 @@ final class SourceConnection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SourceConnection.class);
 
-    static final long LEASE_MILLIS = Duration.ofMinutes(2).toMillis();
-    private static final long RENEW_EVERY_MILLIS = Duration.ofSeconds(20).toMillis();
     private static final Duration LISTING_TTL = Duration.ofSeconds(5);
     private static final String CLIENT_TAG = "tablestore-cdc-spark";
     private static final int REQUEST_THREADS = 8;
@@ -72,7 +71,7 @@ final class SourceConnection implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ExecutorService requests;
     private final Map<String, ChannelPosition> adoptions = new HashMap<>();
-    private volatile OwnerLease lease;
+    private OwnerLeaseKeeper owner;
     private volatile RuntimeException failure;
     private TunnelSession session;
     private ChannelListCache listing;
@@ -132,76 +131,27 @@ final class SourceConnection implements AutoCloseable {
     }
 
     private static TunnelDescription describe(TunnelProxy proxy, TablestoreSourceOptions o) {
-        TunnelDescription description =
-                o.tunnelCreate().tunnelType().isPresent()
-                        ? createOrDescribe(proxy, o)
-                        : describeExisting(proxy, o);
-        if (description.expired()) {
-            throw new IllegalStateException(
-                    "Tunnel '"
-                            + o.tunnelName()
-                            + "' (id "
-                            + description.tunnelId()
-                            + ") has expired: its stream data is past retention. Create a new"
-                            + " tunnel and start from a new checkpoint location.");
-        }
-        return description;
-    }
-
-    private static TunnelDescription describeExisting(
-            TunnelProxy proxy, TablestoreSourceOptions o) {
-        try {
-            return proxy.describeTunnel(o.tableName(), o.tunnelName());
-        } catch (TunnelException e) {
-            // The service answers OTSParameterInvalid, not a "not found" code, for a missing
-            // tunnel.
-            if (e.kind() != TunnelException.Kind.NOT_FOUND
-                    && e.kind() != TunnelException.Kind.INVALID) {
-                throw e;
-            }
-            throw new IllegalStateException(
-                    "Tunnel '"
-                            + o.tunnelName()
-                            + "' of table '"
-                            + o.tableName()
-                            + "' cannot be described ("
-                            + e.getMessage()
-                            + "). If it does not exist, create it, or set option "
-                            + TablestoreSourceOptions.TUNNEL_CREATE
-                            + " to stream, base or base-and-stream to let this query create it.",
-                    e);
-        }
-    }
-
-    /** Creating first tells "exists" from "missing" reliably; describing a missing one does not. */
-    private static TunnelDescription createOrDescribe(
-            TunnelProxy proxy, TablestoreSourceOptions o) {
-        try {
-            proxy.createTunnel(
-                    o.tableName(),
-                    o.tunnelName(),
-                    o.tunnelCreate().tunnelType().get(),
-                    o.tunnelStart());
-            LOG.info("Created tunnel {} of table {}", o.tunnelName(), o.tableName());
-        } catch (TunnelException e) {
-            if (e.kind() != TunnelException.Kind.ALREADY_EXISTS) {
-                throw e;
-            }
-        }
-        return proxy.describeTunnel(o.tableName(), o.tunnelName());
+        return new TunnelOpener(
+                        Engine.SPARK,
+                        o.tableName(),
+                        o.tunnelName(),
+                        o.tunnelCreate().tunnelType(),
+                        o.tunnelStart())
+                .open(proxy, Optional.empty());
     }
 
     private void start(String consumerId) {
-        lease = ownerStore.acquireOwnership(tunnel.tunnelId(), consumerId, LEASE_MILLIS);
+        owner = OwnerLeaseKeeper.acquire(ownerStore, tunnel.tunnelId(), consumerId);
         adoptions.putAll(metaStore.adoptions(tunnel.tunnelId()));
-        shutDownPredecessorClient();
+        owner.shutDownPredecessorClient(proxy);
         session =
                 TunnelSession.open(
                         proxy, tunnel.tunnelId(), TunnelSessionConfig.withDefaults(CLIENT_TAG));
-        metaStore.recordTunnelClient(tunnel.tunnelId(), session.clientId().clientId());
+        owner.recordClient(session.clientId());
         session.startHeartbeats(scheduler);
+        long renewEvery = OwnerLeaseKeeper.RENEW_EVERY.toMillis();
         scheduler.scheduleWithFixedDelay(
-                this::renewLease, RENEW_EVERY_MILLIS, RENEW_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+                this::renewLease, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
         listing = new ChannelListCache(this::listChannels, LISTING_TTL);
         LOG.info(
                 "tablestore-cdc source for tunnel {} ({}) of table {} started as client {}",
@@ -211,43 +161,16 @@ final class SourceConnection implements AutoCloseable {
                 session.clientId().clientId());
     }
 
-    /**
-     * A driver that crashed left its tunnel client holding channels until the server's heartbeat
-     * timeout (minutes). Holding the owner lease now, this query shuts that client down so the
-     * server hands the channels to the new client at once.
-     */
-    private void shutDownPredecessorClient() {
-        metaStore
-                .lastTunnelClient(tunnel.tunnelId())
-                .ifPresent(
-                        id -> {
-                            try {
-                                proxy.shutdown(new TunnelClientId(tunnel.tunnelId(), id));
-                                LOG.info("Shut down tunnel client {} of a previous run", id);
-                            } catch (TunnelException e) {
-                                LOG.info(
-                                        "Previous tunnel client {} is already gone: {}",
-                                        id,
-                                        e.getMessage());
-                            }
-                        });
-    }
-
     private List<ServerChannel> listChannels() {
         return proxy.describeTunnel(options.tableName(), options.tunnelName()).channels();
     }
 
     private void renewLease() {
         try {
-            lease = ownerStore.renewOwnership(lease, LEASE_MILLIS);
+            owner.renew();
         } catch (OwnershipLostException e) {
             failure = leaseLost(e.getMessage(), e);
             LOG.error("{}", failure.getMessage());
-        } catch (MetaTableException | TunnelException e) {
-            LOG.warn(
-                    "Could not renew the owner lease of tunnel {}; retrying: {}",
-                    tunnelId(),
-                    e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("Unexpected error renewing the owner lease of tunnel {}", tunnelId(), e);
         }
@@ -272,17 +195,10 @@ final class SourceConnection implements AutoCloseable {
         if (stoppedBy != null) {
             throw stoppedBy;
         }
-        OwnerLease mine = lease;
-        Optional<OwnerLease> owner = ownerStore.owner(tunnelId());
-        boolean held =
-                owner.isPresent()
-                        && owner.get().holder().equals(mine.holder())
-                        && owner.get().consumerId().equals(mine.consumerId());
-        if (!held) {
-            String now =
-                    owner.map(o -> "consumer '" + o.consumerId() + "' holds it now")
-                            .orElse("no consumer holds it now");
-            IllegalStateException lost = leaseLost("The owner row changed: " + now + ".", null);
+        Optional<String> now = owner.heldElsewhere();
+        if (now.isPresent()) {
+            IllegalStateException lost =
+                    leaseLost("The owner row changed: " + now.get() + ".", null);
             failure = lost;
             LOG.error("{}", lost.getMessage());
             throw lost;
@@ -435,15 +351,8 @@ final class SourceConnection implements AutoCloseable {
         if (session != null) {
             session.close();
         }
-        if (lease != null && failure == null) {
-            try {
-                ownerStore.releaseOwnership(lease);
-            } catch (RuntimeException e) {
-                LOG.warn(
-                        "Could not release the owner lease of tunnel {}: {}",
-                        tunnelId(),
-                        e.getMessage());
-            }
+        if (owner != null && failure == null) {
+            owner.release();
         }
         proxy.close();
         metaClient.close();

@@ -3,6 +3,7 @@ package io.tablestorecdc.spark;
 import static io.tablestorecdc.spark.CdcTestBed.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
@@ -153,7 +154,9 @@ class OwnershipAndSecretsITCase {
                         later,
                         store ->
                                 store.acquireOwnership(
-                                        tunnelId, "other-query", SourceConnection.LEASE_MILLIS));
+                                        tunnelId,
+                                        "other-query",
+                                        OwnerLeaseKeeper.LEASE.toMillis()));
         List<LoggedBatch> logBefore =
                 bed.withMetaStore(Clock.systemUTC(), store -> store.batchLog(tunnelId));
 

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -48,13 +49,29 @@ public record ServerCommitPlan(
      */
     public static ServerCommitPlan forCommitted(
             BatchSnapshot committed, Map<String, ChannelPosition> alreadyPushed) {
+        return forCommitted(committed, alreadyPushed, Set.of());
+    }
+
+    /**
+     * Plans the pushes for {@code committed}, given what this consumer already pushed, and finishes
+     * it owes the server whatever their entries say: a restored engine state whose finished
+     * channels the server does not list terminated, so their finish may have been lost in a crash
+     * between the commit and the push.
+     */
+    public static ServerCommitPlan forCommitted(
+            BatchSnapshot committed,
+            Map<String, ChannelPosition> alreadyPushed,
+            Set<String> owedFinishes) {
         Map<String, ChannelPosition> positions = new HashMap<>();
         SortedSet<String> finishes = new TreeSet<>();
         for (ChannelCheckpoint entry : committed.channels().values()) {
             Optional<ChannelPosition> pushed =
                     Optional.ofNullable(alreadyPushed.get(entry.channelId()));
+            boolean pushedFinished = pushed.map(ChannelPosition::isFinished).orElse(false);
             if (entry.isFinished()) {
-                if (needsFinish(entry, pushed)) {
+                if (owedFinishes.contains(entry.channelId()) && !pushedFinished) {
+                    finishes.add(entry.channelId());
+                } else if (needsFinish(entry, pushed)) {
                     finishes.add(entry.channelId());
                 }
             } else if (entry.lifecycle() == ChannelLifecycle.READING

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so tests can bound them, and can "echo" writes (apply each twice and answer the second), which is
  * what an SDK retry after a lost response looks like to the caller.
  */
-final class InMemoryMetaTableClient implements MetaTableClient {
+public final class InMemoryMetaTableClient implements MetaTableClient {
 
     private final NavigableMap<MetaRowKey, MetaRow> rows = new TreeMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
@@ -30,7 +30,7 @@ final class InMemoryMetaTableClient implements MetaTableClient {
         this.tableExists = tableExists;
     }
 
-    InMemoryMetaTableClient() {
+    public InMemoryMetaTableClient() {
         this(true);
     }
 

@@ -7,15 +7,15 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock tests move by hand, so lease expiry needs no sleeping. */
-final class ManualClock extends Clock {
+public final class ManualClock extends Clock {
 
     private final AtomicLong millis;
 
-    ManualClock(long startMillis) {
+    public ManualClock(long startMillis) {
         this.millis = new AtomicLong(startMillis);
     }
 
-    void advance(long deltaMillis) {
+    public void advance(long deltaMillis) {
         millis.addAndGet(deltaMillis);
     }
 

@@ -93,6 +93,7 @@ public final class FakeTunnelProxy implements TunnelProxy {
     private int resyncs;
     private boolean closed;
     private List<AssignedChannel> nextAnswer;
+    private boolean describedExpired;
 
     public FakeTunnelProxy(String tableName, String tunnelName, TunnelType type) {
         this.tableName = tableName;
@@ -155,6 +156,11 @@ public final class FakeTunnelProxy implements TunnelProxy {
         failures.computeIfAbsent(action, a -> new ArrayDeque<>()).add(error);
     }
 
+    /** Descriptions report the tunnel expired (its stream data past retention). */
+    public synchronized void markExpired() {
+        describedExpired = true;
+    }
+
     /** Every call from now on fails as the server does for an expired tunnel. */
     public synchronized void expire() {
         permanentFailure =
@@ -204,7 +210,7 @@ public final class FakeTunnelProxy implements TunnelProxy {
             list.add(new ServerChannel(c.id, c.type, c.status, Optional.ofNullable(c.owner), 0L));
         }
         return new TunnelDescription(
-                tunnelId, tunnelName, tableName, type, Optional.empty(), false, list);
+                tunnelId, tunnelName, tableName, type, Optional.empty(), describedExpired, list);
     }
 
     @Override

@@ -132,7 +132,9 @@ class TransportStormITCase {
         SyncClient second = stockClient();
         ExecutorService threads = Executors.newFixedThreadPool(400);
         try {
-            emulator.faults().add(Faults.Rule.latency("GetRow", 300));
+            // Long enough that every call of the burst is in flight at once even on a busy
+            // machine (at 300 ms, a loaded 2-core machine had only 167 open at a time).
+            emulator.faults().add(Faults.Rule.latency("GetRow", 3000));
             List<Future<?>> calls = new ArrayList<>();
             CountDownLatch all = new CountDownLatch(400);
             for (int i = 0; i < 400; i++) {

@@ -1,0 +1,44 @@
+package io.tablestorecdc.checkpoint.consumer;
+
+/**
+ * The engine a consumer runs in, for the words of the core's messages: what a consumer is called
+ * and how a user starts one afresh, in that engine's terms.
+ */
+public enum Engine {
+    SPARK(
+            "query",
+            "checkpoint location",
+            "start the query with a new checkpoint location (and, to keep the old progress"
+                    + " apart, a new meta.table)"),
+    FLINK(
+            "job",
+            "checkpoint or savepoint",
+            "start the job without its checkpoint or savepoint (or with a new source uid)");
+
+    private final String consumer;
+    private final String state;
+    private final String freshStart;
+
+    Engine(String consumer, String state, String freshStart) {
+        this.consumer = consumer;
+        this.state = state;
+        this.freshStart = freshStart;
+    }
+
+    /** "query" or "job". */
+    public String consumer() {
+        return consumer;
+    }
+
+    /**
+     * What the engine's saved state is called: "checkpoint location", "checkpoint or savepoint".
+     */
+    public String state() {
+        return state;
+    }
+
+    /** How to start a consumer without its saved state, as an imperative clause. */
+    public String freshStart() {
+        return freshStart;
+    }
+}

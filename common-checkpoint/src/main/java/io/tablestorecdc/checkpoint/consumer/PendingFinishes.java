@@ -1,0 +1,37 @@
+package io.tablestorecdc.checkpoint.consumer;
+
+import java.util.Collection;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Finishes a consumer knows before the commit that records them becomes durable (invariant 3).
+ *
+ * <p>In Flink a reader reports a channel finished after emitting its last record and before the
+ * barrier of the next checkpoint reaches it; the enumerator's snapshot of checkpoint N records the
+ * finishes known by then, and they are durable only once N completes. A finish recorded in an
+ * aborted checkpoint becomes durable with the next completed one, which records it again. Not
+ * thread-safe: one owner thread.
+ */
+public final class PendingFinishes {
+
+    private final SortedMap<Long, Set<String>> bySnapshot = new TreeMap<>();
+
+    /** The snapshot {@code snapshotId} records {@code finishes} (those not known durable yet). */
+    public void recordedIn(long snapshotId, Collection<String> finishes) {
+        if (!finishes.isEmpty()) {
+            bySnapshot.put(snapshotId, new TreeSet<>(finishes));
+        }
+    }
+
+    /** Snapshot {@code snapshotId} completed: returns the finishes now durable. */
+    public Set<String> durableThrough(long snapshotId) {
+        SortedMap<Long, Set<String>> durable = bySnapshot.headMap(snapshotId + 1);
+        Set<String> out = new TreeSet<>();
+        durable.values().forEach(out::addAll);
+        durable.clear();
+        return out;
+    }
+}

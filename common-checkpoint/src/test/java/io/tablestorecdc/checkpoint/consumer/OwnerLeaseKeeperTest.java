@@ -1,0 +1,94 @@
+package io.tablestorecdc.checkpoint.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.checkpoint.meta.InMemoryMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.ManualClock;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.tunnel.FakeTunnelProxy;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The owner lease both engines keep (invariant 8). */
+class OwnerLeaseKeeperTest {
+
+    private final ManualClock wall = new ManualClock(1_700_000_000_000L);
+    private final MetaStore store = new MetaStore(new InMemoryMetaTableClient(), wall);
+    private final AtomicLong nanos = new AtomicLong();
+
+    @Test
+    void aSecondConsumerIsRefusedWhileTheLeaseLives() {
+        keeper("query-1");
+
+        assertThatThrownBy(() -> keeper("job-2"))
+                .isInstanceOf(OwnershipConflictException.class)
+                .hasMessageContaining("query-1");
+    }
+
+    @Test
+    void renewalKeepsTheLeaseBeyondItsFirstTerm() {
+        OwnerLeaseKeeper keeper = keeper("query-1");
+        for (int i = 0; i < 10; i++) {
+            advance(OwnerLeaseKeeper.RENEW_EVERY.toMillis());
+            keeper.renewIfDue();
+        }
+
+        assertThatThrownBy(() -> keeper("job-2")).isInstanceOf(OwnershipConflictException.class);
+        assertThat(keeper.heldElsewhere()).isEmpty();
+    }
+
+    @Test
+    void renewIfDueWritesNothingBeforeItIsDue() {
+        OwnerLeaseKeeper keeper = keeper("query-1");
+        long before = store.owner("tunnel").orElseThrow().epoch();
+
+        advance(OwnerLeaseKeeper.RENEW_EVERY.toMillis() - 1);
+        keeper.renewIfDue();
+
+        assertThat(store.owner("tunnel").orElseThrow().epoch()).isEqualTo(before);
+    }
+
+    @Test
+    void anExpiredLeaseIsTakenOverAndTheOldOwnerLearnsItLostIt() {
+        OwnerLeaseKeeper first = keeper("query-1");
+        advance(OwnerLeaseKeeper.LEASE.toMillis() + 1);
+        keeper("job-2");
+
+        assertThat(first.heldElsewhere()).contains("consumer 'job-2' holds it now");
+        assertThatThrownBy(first::renew).isInstanceOf(OwnershipLostException.class);
+        first.release(); // a lost lease is the new owner's: releasing leaves it alone
+        assertThat(store.owner("tunnel").orElseThrow().consumerId()).isEqualTo("job-2");
+    }
+
+    @Test
+    void releaseLetsTheNextConsumerStartAtOnce() {
+        keeper("query-1").release();
+
+        assertThat(keeper("job-2").heldElsewhere()).isEmpty();
+    }
+
+    @Test
+    void thePredecessorsRecordedClientIsShutDown() {
+        FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
+        OwnerLeaseKeeper first = keeper("query-1");
+        first.recordClient(new TunnelClientId("tunnel", "client-old"));
+        first.release();
+
+        keeper("query-1").shutDownPredecessorClient(server);
+
+        assertThat(server.calls()).contains("shutdown");
+    }
+
+    private OwnerLeaseKeeper keeper(String consumerId) {
+        return OwnerLeaseKeeper.acquire(store, "tunnel", consumerId, nanos::get);
+    }
+
+    private void advance(long millis) {
+        wall.advance(millis);
+        nanos.addAndGet(millis * 1_000_000L);
+    }
+}

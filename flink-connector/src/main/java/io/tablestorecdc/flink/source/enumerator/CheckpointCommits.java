@@ -1,0 +1,105 @@
+package io.tablestorecdc.flink.source.enumerator;
+
+import io.tablestorecdc.checkpoint.consumer.CommittedPositions;
+import io.tablestorecdc.checkpoint.consumer.PendingFinishes;
+import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
+import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * How Flink checkpoints become this job's commits, in the core's model: finishes recorded in
+ * snapshot N become durable when N completes ({@link PendingFinishes}); readers' positions arrive
+ * committed; both build the committed state ({@link CommittedPositions}) that the meta table shows
+ * and that the core's {@link ServerPushLedger} plans server pushes from (invariant 3). Coordinator
+ * thread, except the ledger (thread-safe).
+ */
+@Internal
+final class CheckpointCommits {
+
+    private final CommittedPositions progress = new CommittedPositions();
+    private final PendingFinishes pending = new PendingFinishes();
+    private final ServerPushLedger pushes = new ServerPushLedger();
+    private Map<String, ChannelPosition> metaWritten = Map.of();
+
+    /** The restored state is a completed checkpoint: its positions and finishes are committed. */
+    void restore(EnumeratorState state) {
+        for (EnumeratorState.Entry entry : state.splits().values()) {
+            ChannelSplit split = entry.split();
+            ChannelPosition position =
+                    entry.status() == SplitStatus.FINISHED
+                            ? ChannelPosition.finished()
+                            : split.position();
+            progress.adopt(split.splitId(), split.type(), position);
+        }
+    }
+
+    ServerPushLedger pushes() {
+        return pushes;
+    }
+
+    /** A channel this job starts reading at {@code start} (or that finished before it saw it). */
+    void adopt(String channelId, ChannelType type, ChannelPosition start) {
+        progress.adopt(channelId, type, start);
+    }
+
+    /** Snapshot {@code checkpointId} records the finishes in {@code finished} not yet durable. */
+    void recordSnapshot(long checkpointId, Collection<String> finished) {
+        Map<String, ChannelPosition> committed = progress.positions();
+        Set<String> notDurable = new TreeSet<>();
+        for (String id : finished) {
+            ChannelPosition position = committed.get(id);
+            if (position == null || !position.isFinished()) {
+                notDurable.add(id);
+            }
+        }
+        pending.recordedIn(checkpointId, notDurable);
+    }
+
+    /** Checkpoint {@code checkpointId} completed: the finishes it recorded are committed. */
+    void completed(long checkpointId) {
+        pending.durableThrough(checkpointId)
+                .forEach(id -> progress.commit(id, ChannelPosition.finished()));
+    }
+
+    /** Positions readers report from a completed checkpoint. */
+    void committed(Collection<ChannelSplit> positions) {
+        positions.forEach(s -> progress.commit(s.splitId(), s.position()));
+    }
+
+    /** The next pushes to the server, in flight until acknowledged or failed. */
+    ServerCommitPlan planPush(String tunnelId) {
+        return pushes.plan(progress.snapshot(tunnelId, BatchToken.random()));
+    }
+
+    /** The committed state to write to the meta table, unless it did not change since the last. */
+    Optional<MetaWrite> metaWrite(String tunnelId) {
+        Map<String, ChannelPosition> positions = progress.positions();
+        if (positions.isEmpty() || positions.equals(metaWritten)) {
+            return Optional.empty();
+        }
+        BatchSnapshot snapshot = progress.snapshot(tunnelId, BatchToken.random());
+        return Optional.of(new MetaWrite(snapshot, progress.adoptions().values(), positions));
+    }
+
+    /** A meta write succeeded. */
+    void metaWritten(MetaWrite write) {
+        metaWritten = write.positions();
+    }
+
+    /** One snapshot for the meta table, with the adoptions it needs recorded. */
+    record MetaWrite(
+            BatchSnapshot snapshot,
+            Collection<ChannelCheckpoint> adoptions,
+            Map<String, ChannelPosition> positions) {}
+}

@@ -1,0 +1,206 @@
+package io.tablestorecdc.flink.source.enumerator;
+
+import io.tablestorecdc.checkpoint.consumer.Engine;
+import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
+import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
+import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
+import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ServerChannel;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
+import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
+import io.tablestorecdc.checkpoint.tunnel.TunnelSession;
+import io.tablestorecdc.flink.source.MetaTableClientFactory;
+import io.tablestorecdc.flink.source.TunnelMetricGauges;
+import io.tablestorecdc.flink.source.TunnelProxyFactory;
+import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.metrics.MetricGroup;
+
+/**
+ * The job's connection to Tablestore, opened in the core's order (invariant 8): the tunnel found or
+ * created ({@link TunnelOpener}), the meta table, the owner lease ({@link OwnerLeaseKeeper}), the
+ * predecessor's client shut down, then this job's tunnel client. Its methods but {@link #open} and
+ * {@link #close} run on the enumerator's worker thread: discovery rounds (lease renewal,
+ * heartbeats, the listing) and pushes to the server. Heartbeat bookkeeping is thread-safe.
+ */
+@Internal
+final class TunnelConnection implements AutoCloseable {
+
+    /** Extra heartbeats (after a finish, or for a newly opened channel) at most this often. */
+    static final Duration MIN_EXTRA_HEARTBEAT_GAP = Duration.ofMillis(500);
+
+    private final TablestoreCdcSourceConfig config;
+    private final TunnelProxy proxy;
+    private final TunnelDescription tunnel;
+    private final MetaTableClient metaClient;
+    private final MetaSnapshotWriter meta;
+    private final OwnerLeaseKeeper owner;
+    private final TunnelSession session;
+    private final ServerPushLedger pushes;
+
+    private volatile long lastHeartbeatNanos;
+    private volatile boolean heartbeatSoon;
+    private volatile int finishRoundsHeartbeated;
+
+    private TunnelConnection(
+            TablestoreCdcSourceConfig config,
+            TunnelProxy proxy,
+            TunnelDescription tunnel,
+            MetaTableClient metaClient,
+            OwnerLeaseKeeper owner,
+            ServerPushLedger pushes) {
+        this.config = config;
+        this.proxy = proxy;
+        this.tunnel = tunnel;
+        this.metaClient = metaClient;
+        MetaStore store = new MetaStore(metaClient);
+        this.meta = new MetaSnapshotWriter(store);
+        this.owner = owner;
+        this.pushes = pushes;
+        owner.shutDownPredecessorClient(proxy);
+        this.session =
+                TunnelSession.open(
+                        proxy,
+                        tunnel.tunnelId(),
+                        config.sessionConfig("flink:" + config.tunnelName()));
+        owner.recordClient(session.clientId());
+        this.lastHeartbeatNanos = System.nanoTime();
+    }
+
+    /**
+     * Opens the connection.
+     *
+     * @param savedTunnelId the tunnel id of the restored state, if any (a re-created tunnel is
+     *     refused)
+     * @throws io.tablestorecdc.checkpoint.meta.OwnershipConflictException when another consumer
+     *     reads the tunnel
+     */
+    static TunnelConnection open(
+            TablestoreCdcSourceConfig config,
+            TunnelProxyFactory proxyFactory,
+            MetaTableClientFactory metaFactory,
+            MetricGroup metrics,
+            String consumerId,
+            Optional<String> savedTunnelId,
+            ServerPushLedger pushes) {
+        TunnelProxy proxy =
+                TunnelMetricGauges.registerOn(metrics).track(proxyFactory.create(config));
+        MetaTableClient metaClient = null;
+        try {
+            TunnelDescription tunnel =
+                    new TunnelOpener(
+                                    Engine.FLINK,
+                                    config.tableName(),
+                                    config.tunnelName(),
+                                    config.tunnelCreation().tunnelType(),
+                                    config.startPosition().toTunnelStart())
+                            .open(proxy, savedTunnelId);
+            metaClient = metaFactory.create(config);
+            MetaStore store = new MetaStore(metaClient);
+            store.ensureTable();
+            OwnerLeaseKeeper owner = OwnerLeaseKeeper.acquire(store, tunnel.tunnelId(), consumerId);
+            return new TunnelConnection(config, proxy, tunnel, metaClient, owner, pushes);
+        } catch (RuntimeException e) {
+            if (metaClient != null) {
+                metaClient.close();
+            }
+            proxy.close();
+            throw e;
+        }
+    }
+
+    TunnelDescription tunnel() {
+        return tunnel;
+    }
+
+    TunnelClientId clientId() {
+        return session.clientId();
+    }
+
+    MetaSnapshotWriter meta() {
+        return meta;
+    }
+
+    String metaTableName() {
+        return metaClient.tableName();
+    }
+
+    /**
+     * One discovery round: renews the lease when due, heartbeats when due, then lists the channels
+     * and offers each channel the server opened to this client and the job does not know yet.
+     */
+    ChannelDiscovery discover(Set<String> known) {
+        owner.renewIfDue();
+        heartbeatIfDue();
+        session.checkHealthy();
+        int covered = finishRoundsHeartbeated;
+        TunnelDescription listed = proxy.describeTunnel(config.tableName(), config.tunnelName());
+        Set<String> open = session.openChannelIds();
+        Map<String, ChannelSplit> candidates = new HashMap<>();
+        for (ServerChannel channel : listed.channels()) {
+            String id = channel.channelId();
+            if (open.contains(id) && !known.contains(id)) {
+                ChannelPosition start = session.serverCheckpoint(id).position();
+                candidates.put(id, new ChannelSplit(id, channel.type(), start));
+            } else if (channel.isOpen() && !open.contains(id) && !known.contains(id)) {
+                // Opened on the server (e.g. a child) but not yet assigned to this client: the
+                // next heartbeat picks it up, without waiting a whole heartbeat interval.
+                heartbeatSoon = true;
+            }
+        }
+        return new ChannelDiscovery(listed.channels(), open, candidates, covered);
+    }
+
+    private void heartbeatIfDue() {
+        long now = System.nanoTime();
+        long since = now - lastHeartbeatNanos;
+        boolean early = heartbeatSoon && since >= MIN_EXTRA_HEARTBEAT_GAP.toNanos();
+        if (early || since >= config.heartbeatInterval().toNanos()) {
+            heartbeatSoon = false;
+            lastHeartbeatNanos = now;
+            int rounds = pushes.finishRounds();
+            session.heartbeatOnce();
+            finishRoundsHeartbeated = rounds;
+        }
+    }
+
+    /** Pushes {@code plan} and records it acknowledged; after finishes, heartbeats soon. */
+    void push(ServerCommitPlan plan) {
+        plan.positions().forEach(session::checkpoint);
+        plan.finishes().forEach(id -> session.checkpoint(id, ChannelPosition.finished()));
+        pushes.acknowledged(plan);
+        if (!plan.finishes().isEmpty()) {
+            heartbeatSoon = true;
+        }
+    }
+
+    /** Makes the next discovery round heartbeat first. */
+    void requestHeartbeat() {
+        heartbeatSoon = true;
+        lastHeartbeatNanos = System.nanoTime() - MIN_EXTRA_HEARTBEAT_GAP.toNanos();
+    }
+
+    /** Makes the next discovery round renew the owner lease. */
+    void requestLeaseRenewal() {
+        owner.renewNextTime();
+    }
+
+    /** Closes the client first, then releases the lease: the next owner may start at once. */
+    @Override
+    public void close() {
+        session.close();
+        owner.release();
+        proxy.close();
+        metaClient.close();
+    }
+}
