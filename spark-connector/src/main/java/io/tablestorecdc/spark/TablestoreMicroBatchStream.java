@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
- * The driver side of the source (DESIGN.md §5): batch tokens as offsets, plans per (start, end),
- * commits pushed to the tunnel server one step later.
+ * The driver side of the source (docs/design.md, "Spark"): batch tokens as offsets, plans per
+ * (start, end), commits pushed to the tunnel server one step later.
  *
  * <p>Connects lazily, on the first call Spark makes, because Spark builds the stream before it
  * decides to run it. Spark calls these methods from its stream execution thread; they are

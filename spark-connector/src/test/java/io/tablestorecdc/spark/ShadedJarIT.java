@@ -1,26 +1,44 @@
 package io.tablestorecdc.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shaded jar alone, plus Spark's own dependencies, runs a query in a fresh JVM (issue item 12).
- * Runs in the integration-test phase, after the jar is built.
+ * The shaded jar alone, plus Spark's own dependencies, runs a query in a fresh JVM, and the jar
+ * carries our LICENSE and a NOTICE that names what it bundles. Runs in the integration-test phase,
+ * after the jar is built.
  */
 class ShadedJarIT {
+
+    /**
+     * The build sets the jar's path only in the integration-test execution; a {@code -Dtest}
+     * selection also runs this class in the test phase, before the jar is built, and skips it
+     * there.
+     */
+    @BeforeAll
+    static void onlyOnceTheJarIsBuilt() {
+        assumeTrue(System.getProperty("tsc.shaded.jar") != null, "runs in integration-test");
+    }
 
     /** Our non-provided dependencies: the shaded jar must bring them itself. */
     private static final List<String> LEFT_OUT =
@@ -33,6 +51,33 @@ class ShadedJarIT {
                     "/joda-time/joda-time/2.9.1/",
                     "/com/lmax/",
                     "/com/google/flatbuffers/");
+
+    /** The bundled jars' own licence files, which ours replace. */
+    private static final Pattern BUNDLED_LICENCE_FILES =
+            Pattern.compile(
+                    "(META-INF/)?(LICENSE|NOTICE)\\.txt|LICENSE|NOTICE|META-INF/DEPENDENCIES");
+
+    @Test
+    void carriesOurLicenseAndANoticeNamingEveryBundledArtifact() throws IOException {
+        Path path = Path.of(System.getProperty("tsc.shaded.jar"));
+        try (JarFile jar = new JarFile(path.toFile())) {
+            assertThat(text(jar, "META-INF/LICENSE"))
+                    .isEqualTo(
+                            Files.readString(
+                                    Path.of(System.getProperty("tsc.license", "missing")),
+                                    StandardCharsets.ISO_8859_1));
+            String notice = text(jar, "META-INF/NOTICE");
+            assertThat(notice)
+                    .startsWith("tablestore-cdc Spark connector")
+                    .contains("the Tablestore Java SDK", "com.google.protobuf:protobuf-java");
+            assertThat(bundledArtifacts(jar))
+                    .isNotEmpty()
+                    .allSatisfy(a -> assertThat(notice).contains(a));
+            assertThat(jar.getJarEntry("META-INF/licenses/LICENSE.protobuf")).isNotNull();
+            assertThat(jar.stream().map(JarEntry::getName))
+                    .noneMatch(n -> BUNDLED_LICENCE_FILES.matcher(n).matches());
+        }
+    }
 
     @Test
     void aQueryRunsWithTheShadedJarOnASparkClasspath() throws Exception {
@@ -116,6 +161,32 @@ class ShadedJarIT {
             }
         }
         return ids;
+    }
+
+    private static String text(JarFile jar, String name) throws IOException {
+        JarEntry entry = jar.getJarEntry(name);
+        assertThat(entry).as(name).isNotNull();
+        try (InputStream in = jar.getInputStream(entry)) {
+            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** groupId:artifactId of every bundled artifact that left its Maven metadata in the jar. */
+    private static List<String> bundledArtifacts(JarFile jar) throws IOException {
+        List<String> artifacts = new ArrayList<>();
+        for (JarEntry e : jar.stream().toList()) {
+            if (e.getName().startsWith("META-INF/maven/")
+                    && e.getName().endsWith("/pom.properties")) {
+                Properties pom = new Properties();
+                try (InputStream in = jar.getInputStream(e)) {
+                    pom.load(in);
+                }
+                if (!pom.getProperty("groupId").equals("io.tablestorecdc")) {
+                    artifacts.add(pom.getProperty("groupId") + ":" + pom.getProperty("artifactId"));
+                }
+            }
+        }
+        return artifacts;
     }
 
     private static String tail(String log) {

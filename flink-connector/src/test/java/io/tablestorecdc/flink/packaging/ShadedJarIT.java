@@ -1,23 +1,39 @@
 package io.tablestorecdc.flink.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Properties;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The attached shaded jar drops into a stock Flink: it holds the connector, the core and the SDK,
- * relocates the SDK's own dependencies, and brings no Flink, slf4j or log4j classes.
+ * relocates the SDK's own dependencies, brings no Flink, slf4j or log4j classes, and carries our
+ * LICENSE and a NOTICE that names what it bundles.
  */
 class ShadedJarIT {
+
+    /**
+     * The build sets the jar's path only in the integration-test execution; a {@code -Dtest}
+     * selection also runs this class in the test phase, before the jar is built, and skips it
+     * there.
+     */
+    @BeforeAll
+    static void onlyOnceTheJarIsBuilt() {
+        assumeTrue(System.getProperty("tsc.shaded.jar") != null, "runs in integration-test");
+    }
 
     private static final List<String> RELOCATED =
             List.of(
@@ -35,6 +51,11 @@ class ShadedJarIT {
      */
     private static final List<String> KNOWN_LITERALS =
             List.of("io/tablestorecdc/shaded/org/apache/commons/codec/language/bm/Lang.class");
+
+    /** The bundled jars' own licence files, which ours replace. */
+    private static final Pattern BUNDLED_LICENCE_FILES =
+            Pattern.compile(
+                    "(META-INF/)?(LICENSE|NOTICE)\\.txt|LICENSE|NOTICE|META-INF/DEPENDENCIES");
 
     private static Path jar() {
         Path jar = Path.of(System.getProperty("tsc.shaded.jar", "missing"));
@@ -93,12 +114,56 @@ class ShadedJarIT {
         }
     }
 
+    @Test
+    void carriesOurLicenseAndANoticeNamingEveryBundledArtifact() throws IOException {
+        try (JarFile jar = new JarFile(jar().toFile())) {
+            assertThat(read(jar, entry(jar, "META-INF/LICENSE")))
+                    .isEqualTo(
+                            Files.readString(
+                                    Path.of(System.getProperty("tsc.license", "missing")),
+                                    StandardCharsets.ISO_8859_1));
+            String notice = read(jar, entry(jar, "META-INF/NOTICE"));
+            assertThat(notice)
+                    .startsWith("tablestore-cdc Flink connector")
+                    .contains("the Tablestore Java SDK", "com.google.protobuf:protobuf-java");
+            assertThat(bundledArtifacts(jar))
+                    .isNotEmpty()
+                    .allSatisfy(a -> assertThat(notice).contains(a));
+            assertThat(jar.getJarEntry("META-INF/licenses/LICENSE.protobuf")).isNotNull();
+        }
+        assertThat(entries()).noneMatch(n -> BUNDLED_LICENCE_FILES.matcher(n).matches());
+    }
+
     private static List<String> entries() throws IOException {
         List<String> names = new ArrayList<>();
         try (JarFile jar = new JarFile(jar().toFile())) {
             jar.stream().forEach(e -> names.add(e.getName()));
         }
         return names;
+    }
+
+    /** groupId:artifactId of every bundled artifact that left its Maven metadata in the jar. */
+    private static List<String> bundledArtifacts(JarFile jar) throws IOException {
+        List<String> artifacts = new ArrayList<>();
+        for (JarEntry e : jar.stream().toList()) {
+            if (e.getName().startsWith("META-INF/maven/")
+                    && e.getName().endsWith("/pom.properties")) {
+                Properties pom = new Properties();
+                try (InputStream in = jar.getInputStream(e)) {
+                    pom.load(in);
+                }
+                if (!pom.getProperty("groupId").equals("io.tablestorecdc")) {
+                    artifacts.add(pom.getProperty("groupId") + ":" + pom.getProperty("artifactId"));
+                }
+            }
+        }
+        return artifacts;
+    }
+
+    private static JarEntry entry(JarFile jar, String name) {
+        JarEntry entry = jar.getJarEntry(name);
+        assertThat(entry).as(name).isNotNull();
+        return entry;
     }
 
     private static String read(JarFile jar, JarEntry entry) throws IOException {

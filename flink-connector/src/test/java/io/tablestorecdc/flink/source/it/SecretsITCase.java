@@ -48,10 +48,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * DESIGN invariant 9 end to end: the access key secret and the STS token appear in no log line (the
- * connector and the SDK at DEBUG, Flink at INFO), no failure, nothing the web UI shows of a job
- * (job configuration, execution config, plan, vertex and transformation names and descriptions),
- * and nothing the SQL planner prints.
+ * Invariant 9 (docs/design.md) end to end: the access key secret and the STS token appear in no log
+ * line (the connector and the SDK at DEBUG, Flink at INFO), no failure, nothing the web UI shows of
+ * a job (job configuration, execution config, plan, vertex and transformation names and
+ * descriptions), and nothing the SQL planner prints.
  */
 class SecretsITCase {
 
