@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -41,7 +42,7 @@ class TablestoreSourceOptionsTest {
 
         assertThat(o.tableName()).isEqualTo("orders");
         assertThat(o.tunnelName()).isEqualTo("orders_cdc");
-        assertThat(o.tunnelCreate()).isEqualTo(TablestoreSourceOptions.TunnelCreation.NONE);
+        assertThat(o.tunnelCreate()).isEqualTo(TunnelCreation.NONE);
         assertThat(o.metaTable()).isEqualTo("tablestore_cdc_meta");
         assertThat(o.metaRetentionBatches()).isEqualTo(100);
         assertThat(o.maxRowsPerTrigger()).isEmpty();
@@ -149,11 +150,41 @@ class TablestoreSourceOptionsTest {
         assertBad("meta.retention.batches", "1", "from 2 to");
         assertBad("channel.read.budget", "soon", "use a positive duration such as 500ms");
         assertBad("channel.read.budget", "0s", "use a positive duration");
-        assertBad("on.vanished.channel", "ignore", "expected 'fail' (default) or 'warn'");
+        assertBad("on.vanished.channel", "ignore", "use fail (default) or warn");
         assertBad("skip.invalid.data", "yes", "use true or false");
         assertBad("ignore.delete", "1", "use true or false");
         assertBad("endpoint", "127.0.0.1:8080", "expected http(s)://host[:port]");
         assertBad("instance.name", "bad name", "Invalid instance name");
+    }
+
+    /** The core words these; Flink's TablestoreCdcOptionsTest asserts the same lines. */
+    @Test
+    void aBadSharedValueReadsAsInFlink() {
+        Map<String, String> m = with("tunnel.create", "always");
+        m.put("tunnel.start", "yesterday");
+        m.put("Skip.Invalid.Data", "yes");
+
+        assertThatThrownBy(() -> TablestoreSourceOptions.parse(m))
+                .hasMessage(
+                        "Invalid options for format(\"tablestore-cdc\"):\n"
+                                + "  - Option 'tunnel.create' has invalid value 'always': use none"
+                                + " (default), stream, base or base-and-stream\n"
+                                + "  - Option 'tunnel.start' has invalid value 'yesterday': use"
+                                + " latest (default), earliest or an ISO-8601 instant such as"
+                                + " 2024-05-01T00:00:00Z\n"
+                                + "  - Option 'skip.invalid.data' has invalid value 'yes': use true"
+                                + " or false (default)\n"
+                                + "See docs/spark.md for every option.");
+    }
+
+    /** Flink's TablestoreCdcSourceBuilderTest asserts the same line for its builder. */
+    @Test
+    void aBadEndpointReadsAsInFlink() {
+        assertThatThrownBy(() -> parse("endpoint", "127.0.0.1:8080"))
+                .hasMessageContaining(
+                        "\n  - Option 'endpoint': Invalid endpoint '127.0.0.1:8080': expected"
+                                + " http(s)://host[:port] with no path, for example"
+                                + " https://myinstance.cn-hangzhou.ots.aliyuncs.com\n");
     }
 
     @Test

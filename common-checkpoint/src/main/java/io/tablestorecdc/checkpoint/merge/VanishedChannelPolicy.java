@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.settings.OptionValues;
 import java.util.Locale;
 
 /**
@@ -23,11 +24,8 @@ public enum VanishedChannelPolicy {
             case "warn" -> WARN;
             default ->
                     throw new IllegalArgumentException(
-                            "Invalid value '"
-                                    + value
-                                    + "' for option "
-                                    + OPTION_KEY
-                                    + ": expected 'fail' (default) or 'warn'");
+                            OptionValues.invalidValue(
+                                    OPTION_KEY, value, "use fail (default) or warn"));
         };
     }
 }

@@ -383,8 +383,9 @@ class CheckpointMergerTest {
                 .isEqualTo(VanishedChannelPolicy.WARN);
         assertThat(VanishedChannelPolicy.fromOption("fail")).isEqualTo(VanishedChannelPolicy.FAIL);
         assertThatThrownBy(() -> VanishedChannelPolicy.fromOption("skip"))
-                .hasMessageContaining("Invalid value 'skip' for option on.vanished.channel")
-                .hasMessageContaining("expected 'fail' (default) or 'warn'");
+                .hasMessage(
+                        "Option 'on.vanished.channel' has invalid value 'skip': use fail (default)"
+                                + " or warn");
     }
 
     @Test

@@ -15,8 +15,6 @@ public enum SdkMetaTableClientFactory implements MetaTableClientFactory {
 
     @Override
     public MetaTableClient create(TablestoreCdcSourceConfig config) {
-        return SdkMetaTableClient.connect(
-                config.tablestoreEndpoint(),
-                config.metaTable().orElse(SdkMetaTableClient.DEFAULT_TABLE_NAME));
+        return SdkMetaTableClient.connect(config.tablestoreEndpoint(), config.metaTable());
     }
 }

@@ -1,8 +1,8 @@
 package io.tablestorecdc.flink.source;
 
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
-import io.tablestorecdc.flink.source.config.TunnelCreation;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import io.tablestorecdc.flink.source.enumerator.EnumeratorState;
 import io.tablestorecdc.flink.source.enumerator.EnumeratorStateSerializer;

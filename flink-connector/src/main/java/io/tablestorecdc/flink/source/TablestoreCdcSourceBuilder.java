@@ -1,21 +1,24 @@
 package io.tablestorecdc.flink.source;
 
-import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
-import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.settings.SourceOption;
+import io.tablestorecdc.checkpoint.settings.SourceSettings;
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import io.tablestorecdc.flink.source.config.StartPosition;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
-import io.tablestorecdc.flink.source.config.TunnelCreation;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.configuration.ConfigOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds a {@link TablestoreCdcSource}. {@link #build()} checks every setting and names what is
@@ -25,6 +28,24 @@ import org.apache.flink.configuration.ConfigOption;
  */
 @PublicEvolving
 public final class TablestoreCdcSourceBuilder<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TablestoreCdcSourceBuilder.class);
+
+    /** How a user of this builder sets each shared option, for a missing-option message. */
+    private static final Map<String, String> SETTERS =
+            Map.of(
+                    SourceOption.ENDPOINT.key(),
+                    "setEndpoint(\"https://<instance>.<region>.ots.aliyuncs.com\")",
+                    SourceOption.INSTANCE_NAME.key(),
+                    "setInstanceName(...)",
+                    SourceOption.ACCESS_KEY_ID.key(),
+                    "setCredentials(id, secret)",
+                    SourceOption.ACCESS_KEY_SECRET.key(),
+                    "setCredentials(id, secret)",
+                    SourceOption.TABLE_NAME.key(),
+                    "setTableName(...)",
+                    SourceOption.TUNNEL_NAME.key(),
+                    "setTunnelName(...)");
 
     private String endpoint;
     private String instanceName;
@@ -173,49 +194,63 @@ public final class TablestoreCdcSourceBuilder<T> {
 
     /** Validates the settings and builds the source. */
     public TablestoreCdcSource<T> build() {
-        require(
-                endpoint,
-                TablestoreCdcOptions.ENDPOINT,
-                "setEndpoint(\"https://<instance>.<region>.ots.aliyuncs.com\")");
-        require(instanceName, TablestoreCdcOptions.INSTANCE_NAME, "setInstanceName(...)");
-        require(accessKeyId, TablestoreCdcOptions.ACCESS_KEY_ID, "setCredentials(id, secret)");
-        require(
-                accessKeySecret,
-                TablestoreCdcOptions.ACCESS_KEY_SECRET,
-                "setCredentials(id, secret)");
-        require(tableName, TablestoreCdcOptions.TABLE_NAME, "setTableName(...)");
-        require(tunnelName, TablestoreCdcOptions.TUNNEL_NAME, "setTunnelName(...)");
-        if (deserializer == null) {
-            throw new IllegalArgumentException(
-                    "No deserializer set: call setDeserializer(...) with a"
-                            + " ChangeRecordDeserializer, e.g. a RowDataChangeRecordDeserializer");
-        }
         if (tunnelCreation == null || startPosition == null) {
             throw new IllegalArgumentException(
                     "tunnel.create and tunnel.start must not be null: leave them unset for the"
                             + " defaults (none, latest)");
         }
-        validateEndpoint();
+        SourceSettings settings =
+                SourceSettings.parse(
+                        sharedOptions(),
+                        key -> "call " + SETTERS.get(key) + " on the builder",
+                        "the Tablestore CDC source",
+                        "docs/flink.md");
+        if (deserializer == null) {
+            throw new IllegalArgumentException(
+                    "No deserializer set: call setDeserializer(...) with a"
+                            + " ChangeRecordDeserializer, e.g. a RowDataChangeRecordDeserializer");
+        }
         validateIntervals();
         validateStopAt();
+        // Flink has always accepted a start position without a tunnel to create: say it is unused.
+        settings.unusedTunnelStart().ifPresent(LOG::warn);
         return new TablestoreCdcSource<>(
-                config(),
+                new TablestoreCdcSourceConfig(
+                        settings,
+                        discoveryInterval,
+                        heartbeatInterval,
+                        heartbeatTimeout,
+                        Optional.ofNullable(stopAt)),
                 deserializer,
                 proxyFactory,
                 metaFactory,
                 "flink-job-" + UUID.randomUUID());
     }
 
-    private static void require(String value, ConfigOption<?> option, String fix) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(
-                    "Missing '" + option.key() + "': call " + fix + " on the builder");
+    /** The shared settings as option text, so that the core validates them as it does Spark's. */
+    private Map<String, String> sharedOptions() {
+        Map<String, String> options = new HashMap<>();
+        putIfSet(options, SourceOption.ENDPOINT, endpoint);
+        putIfSet(options, SourceOption.INSTANCE_NAME, instanceName);
+        putIfSet(options, SourceOption.ACCESS_KEY_ID, accessKeyId);
+        putIfSet(options, SourceOption.ACCESS_KEY_SECRET, accessKeySecret);
+        putIfSet(options, SourceOption.STS_TOKEN, stsToken);
+        putIfSet(options, SourceOption.TABLE_NAME, tableName);
+        putIfSet(options, SourceOption.TUNNEL_NAME, tunnelName);
+        putIfSet(options, SourceOption.TUNNEL_CREATE, tunnelCreation.code());
+        if (!startPosition.equals(StartPosition.latest())) {
+            putIfSet(options, SourceOption.TUNNEL_START, startPosition.toString());
         }
+        putIfSet(options, SourceOption.META_TABLE, metaTable);
+        putIfSet(options, SourceOption.SKIP_INVALID_DATA, String.valueOf(skipInvalidData));
+        putIfSet(options, SourceOption.IGNORE_DELETE, String.valueOf(ignoreDelete));
+        return options;
     }
 
-    private void validateEndpoint() {
-        // Reuses the core's rule; the credentials here are placeholders, never the secret.
-        new TablestoreEndpoint(endpoint, instanceName, TablestoreCredentials.of("id", "secret"));
+    private static void putIfSet(Map<String, String> options, SourceOption option, String value) {
+        if (value != null) {
+            options.put(option.key(), value);
+        }
     }
 
     private void validateIntervals() {
@@ -247,25 +282,5 @@ public final class TablestoreCdcSourceBuilder<T> {
                             + "; use the instant up to which changes are read, e.g."
                             + " Instant.parse(\"2026-01-31T08:00:00Z\")");
         }
-    }
-
-    private TablestoreCdcSourceConfig config() {
-        return new TablestoreCdcSourceConfig(
-                endpoint.trim(),
-                instanceName.trim(),
-                accessKeyId,
-                accessKeySecret,
-                stsToken == null || stsToken.isEmpty() ? null : stsToken,
-                tableName,
-                tunnelName,
-                tunnelCreation,
-                startPosition,
-                metaTable,
-                discoveryInterval,
-                heartbeatInterval,
-                heartbeatTimeout,
-                skipInvalidData,
-                ignoreDelete,
-                Optional.ofNullable(stopAt));
     }
 }

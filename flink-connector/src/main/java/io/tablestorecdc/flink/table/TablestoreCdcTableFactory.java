@@ -17,11 +17,12 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_C
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_NAME;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_START;
 
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.config.StartPosition;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
-import io.tablestorecdc.flink.source.config.TunnelCreation;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
@@ -86,6 +87,8 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        // The shared options first, in the core, so that a bad value reads as it does in Spark.
+        SourceSettings settings = parse(() -> sharedSettings(context));
         helper.validate();
         ReadableConfig options = helper.getOptions();
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
@@ -101,10 +104,22 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                             + " to the DDL, or set 'changelog.mode' = 'insert-only'");
         }
         DataType physical = schema.toPhysicalRowDataType();
-        SourceOptions configured = parse(() -> new SourceOptions(options));
+        SourceOptions configured = parse(() -> new SourceOptions(settings, options));
         validateEagerly(configured, physical, mode);
         return new TablestoreCdcTableSource(
-                configured, options.get(TABLE_NAME), physical, primaryKey, mode);
+                configured, settings.tableName(), physical, primaryKey, mode);
+    }
+
+    private static SourceSettings sharedSettings(Context context) {
+        return SourceSettings.parse(
+                context.getCatalogTable().getOptions(),
+                key -> "add '" + key + "' = '...' to the table's WITH clause",
+                "table '"
+                        + context.getObjectIdentifier().asSummaryString()
+                        + "' ('connector' = '"
+                        + IDENTIFIER
+                        + "')",
+                "docs/flink.md");
     }
 
     /** Fails at planning, not at run time, on a bad option value or an unsupported column type. */
@@ -136,36 +151,14 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
             implements Function<TablestoreCdcSourceBuilder<RowData>, TablestoreCdcSource<RowData>>,
                     Serializable {
         private static final long serialVersionUID = 1L;
-        private final String endpoint;
-        private final String instance;
-        private final String accessKeyId;
-        private final String accessKeySecret;
-        private final String stsToken;
-        private final String table;
-        private final String tunnel;
-        private final TunnelCreation creation;
-        private final StartPosition start;
-        private final String metaTable;
-        private final boolean skipInvalid;
-        private final boolean ignoreDelete;
+        private final SourceSettings settings;
         private final java.time.Duration discovery;
         private final java.time.Duration heartbeat;
         private final java.time.Duration heartbeatTimeout;
         private final java.time.Instant stopAt;
 
-        SourceOptions(ReadableConfig options) {
-            endpoint = options.get(ENDPOINT);
-            instance = options.get(INSTANCE_NAME);
-            accessKeyId = options.get(ACCESS_KEY_ID);
-            accessKeySecret = options.get(ACCESS_KEY_SECRET);
-            stsToken = options.getOptional(STS_TOKEN).orElse(null);
-            table = options.get(TABLE_NAME);
-            tunnel = options.get(TUNNEL_NAME);
-            creation = TunnelCreation.fromCode(options.get(TUNNEL_CREATE));
-            start = StartPosition.parse(options.get(TUNNEL_START));
-            metaTable = options.getOptional(META_TABLE).orElse(null);
-            skipInvalid = options.get(SKIP_INVALID_DATA);
-            ignoreDelete = options.get(IGNORE_DELETE);
+        SourceOptions(SourceSettings settings, ReadableConfig options) {
+            this.settings = settings;
             discovery = options.get(DISCOVERY_INTERVAL);
             heartbeat = options.get(HEARTBEAT_INTERVAL);
             heartbeatTimeout = options.get(HEARTBEAT_TIMEOUT);
@@ -177,32 +170,31 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
         @Override
         public TablestoreCdcSource<RowData> apply(TablestoreCdcSourceBuilder<RowData> builder) {
-            builder.setEndpoint(endpoint)
-                    .setInstanceName(instance)
-                    .setCredentials(accessKeyId, accessKeySecret)
-                    .setStsToken(stsToken)
-                    .setTableName(table)
-                    .setTunnelName(tunnel)
-                    .setTunnelCreation(creation)
-                    .setStartPosition(start)
-                    .setSkipInvalidData(skipInvalid)
-                    .setIgnoreDelete(ignoreDelete)
+            TablestoreCredentials credentials = settings.credentials();
+            return builder.setEndpoint(settings.endpoint())
+                    .setInstanceName(settings.instanceName())
+                    .setCredentials(credentials.accessKeyId(), credentials.accessKeySecret())
+                    .setStsToken(credentials.stsToken().orElse(null))
+                    .setTableName(settings.tableName())
+                    .setTunnelName(settings.tunnelName())
+                    .setTunnelCreation(settings.tunnelCreation())
+                    .setStartPosition(StartPosition.of(settings.tunnelStart()))
+                    .setMetaTable(settings.metaTable())
+                    .setSkipInvalidData(settings.skipInvalidData())
+                    .setIgnoreDelete(settings.ignoreDelete())
                     .setDiscoveryInterval(discovery)
                     .setHeartbeatInterval(heartbeat)
                     .setHeartbeatTimeout(heartbeatTimeout)
-                    .setStopAt(stopAt);
-            if (metaTable != null) {
-                builder.setMetaTable(metaTable);
-            }
-            return builder.build();
+                    .setStopAt(stopAt)
+                    .build();
         }
 
         @Override
         public String toString() {
             return "SourceOptions{table="
-                    + table
+                    + settings.tableName()
                     + ", tunnel="
-                    + tunnel
+                    + settings.tunnelName()
                     + ", accessKeySecret=******}";
         }
     }

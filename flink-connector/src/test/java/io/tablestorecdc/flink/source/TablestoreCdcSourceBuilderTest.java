@@ -3,8 +3,8 @@ package io.tablestorecdc.flink.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.flink.source.config.StartPosition;
-import io.tablestorecdc.flink.source.config.TunnelCreation;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
@@ -39,7 +39,7 @@ class TablestoreCdcSourceBuilderTest {
         assertThat(source.config().startPosition()).isEqualTo(StartPosition.latest());
         assertThat(source.config().heartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(source.config().discoveryInterval()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(source.config().metaTable()).isEmpty();
+        assertThat(source.config().metaTable()).isEqualTo("tablestore_cdc_meta");
         assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
         assertThat(source.getProducedType().getTypeClass()).isEqualTo(String.class);
     }
@@ -52,7 +52,7 @@ class TablestoreCdcSourceBuilderTest {
 
         assertThat(source.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
         assertThat(source.config().stopAt()).contains(end);
-        assertThat(source.toString()).contains("stopAt=2026-01-31T08:00:00Z");
+        assertThat(source.toString()).contains("scan.bounded.stop-at=2026-01-31T08:00:00Z");
         assertFails(
                 b -> b.setStopAt(Instant.MAX),
                 "'scan.bounded.stop-at' must lie between 1970 and 9999",
@@ -75,7 +75,7 @@ class TablestoreCdcSourceBuilderTest {
                         .build();
 
         assertThat(source.config().startPosition().instant()).contains(start);
-        assertThat(source.config().metaTable()).contains("meta");
+        assertThat(source.config().metaTable()).isEqualTo("meta");
         assertThat(source.config().skipInvalidData()).isTrue();
         assertThat(source.config().ignoreDelete()).isTrue();
         assertThat(source.config().heartbeatTimeout()).isEqualTo(Duration.ofSeconds(60));
@@ -84,16 +84,25 @@ class TablestoreCdcSourceBuilderTest {
 
     @Test
     void namesEachMissingSettingAndItsSetter() {
-        assertFails(b -> b.setEndpoint(null), "Missing 'endpoint'", "setEndpoint(");
-        assertFails(b -> b.setInstanceName(" "), "Missing 'instance.name'", "setInstanceName(");
+        assertFails(b -> b.setEndpoint(null), "Missing required option 'endpoint'", "setEndpoint(");
         assertFails(
-                b -> b.setCredentials(null, SECRET), "Missing 'access.key.id'", "setCredentials(");
+                b -> b.setInstanceName(" "),
+                "Missing required option 'instance.name'",
+                "setInstanceName(");
+        assertFails(
+                b -> b.setCredentials(null, SECRET),
+                "Missing required option 'access.key.id'",
+                "setCredentials(");
         assertFails(
                 b -> b.setCredentials("AKID", ""),
-                "Missing 'access.key.secret'",
+                "Missing required option 'access.key.secret'",
                 "setCredentials(");
-        assertFails(b -> b.setTableName(null), "Missing 'table.name'", "setTableName(");
-        assertFails(b -> b.setTunnelName(""), "Missing 'tunnel.name'", "setTunnelName(");
+        assertFails(
+                b -> b.setTableName(null), "Missing required option 'table.name'", "setTableName(");
+        assertFails(
+                b -> b.setTunnelName(""),
+                "Missing required option 'tunnel.name'",
+                "setTunnelName(");
         assertFails(b -> b.setDeserializer(null), "No deserializer set", "setDeserializer(");
     }
 
@@ -106,6 +115,19 @@ class TablestoreCdcSourceBuilderTest {
         assertFails(b -> b.setEndpoint("https://host/path"), "Invalid endpoint", "no path");
         assertFails(
                 b -> b.setInstanceName("my instance"), "Invalid instance name", "letters, digits");
+    }
+
+    /** The core words it; Spark's TablestoreSourceOptionsTest rejects the same value alike. */
+    @Test
+    void aBadEndpointReadsAsInSpark() {
+        assertThatThrownBy(() -> complete().setEndpoint("127.0.0.1:8080").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Invalid options for the Tablestore CDC source:\n"
+                                + "  - Option 'endpoint': Invalid endpoint '127.0.0.1:8080':"
+                                + " expected http(s)://host[:port] with no path, for example"
+                                + " https://myinstance.cn-hangzhou.ots.aliyuncs.com\n"
+                                + "See docs/flink.md for every option.");
     }
 
     @Test
@@ -131,8 +153,8 @@ class TablestoreCdcSourceBuilderTest {
 
         assertThat(source.toString()).doesNotContain(SECRET).doesNotContain(STS).contains("AKID");
         assertThat(source.config().toString())
-                .contains("accessKeySecret=******")
-                .contains("stsToken=******");
+                .contains("access.key.secret=******")
+                .contains("sts.token=******");
         // The source still ships to the cluster: it must be Java-serializable.
         ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream());
         out.writeObject(source);

@@ -182,14 +182,39 @@ class TablestoreCdcTableITCase {
                 .hasMessageContaining("'upsert' or 'insert-only'");
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_start"))
                 .rootCause()
-                .hasMessageContaining("Invalid tunnel.start 'soon'");
+                .hasMessageContaining("Option 'tunnel.start' has invalid value 'soon'");
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_key"))
                 .rootCause()
                 .hasMessageContaining("Unsupported options")
                 .hasMessageContaining("tunnel.nmae");
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_stop"))
                 .rootCause()
-                .hasMessageContaining("Invalid scan.bounded.stop-at 'tonight'");
+                .hasMessageContaining("Option 'scan.bounded.stop-at' has invalid value 'tonight'");
+    }
+
+    /** The core words these; Spark's TablestoreSourceOptionsTest asserts the same lines. */
+    @Test
+    void aBadSharedValueReadsAsInSpark() {
+        tEnv.executeSql(
+                ddl(
+                        "bad_shared",
+                        "PRIMARY KEY (id) NOT ENFORCED",
+                        ", 'tunnel.create' = 'always', 'tunnel.start' = 'yesterday'"
+                                + ", 'skip.invalid.data' = 'yes'"));
+
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_shared"))
+                .isInstanceOf(ValidationException.class)
+                .rootCause()
+                .hasMessageStartingWith("Invalid options for table '")
+                .hasMessageContaining(
+                        "\n  - Option 'tunnel.create' has invalid value 'always': use none"
+                                + " (default), stream, base or base-and-stream\n"
+                                + "  - Option 'tunnel.start' has invalid value 'yesterday': use"
+                                + " latest (default), earliest or an ISO-8601 instant such as"
+                                + " 2024-05-01T00:00:00Z\n"
+                                + "  - Option 'skip.invalid.data' has invalid value 'yes': use true"
+                                + " or false (default)\n"
+                                + "See docs/flink.md for every option.");
     }
 
     @Test

@@ -1,9 +1,9 @@
 package io.tablestorecdc.flink.source.config;
 
+import io.tablestorecdc.checkpoint.settings.TunnelStartText;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.Serializable;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
@@ -46,26 +46,26 @@ public final class StartPosition implements Serializable {
         return new StartPosition(TunnelStart.Kind.AT_INSTANT, Objects.requireNonNull(instant));
     }
 
-    /** Parses {@code latest}, {@code earliest} or an ISO-8601 instant. */
+    /** The position of a core start (its end, if any, is not part of a start position). */
+    public static StartPosition of(TunnelStart start) {
+        switch (start.kind()) {
+            case EARLIEST:
+                return earliest();
+            case AT_INSTANT:
+                return at(start.at().orElseThrow());
+            default:
+                return latest();
+        }
+    }
+
+    /**
+     * Parses {@code latest}, {@code earliest} or an ISO-8601 instant, as option {@code
+     * tunnel.start} is read in either engine.
+     *
+     * @throws IllegalArgumentException naming the option, the value and the accepted values
+     */
     public static StartPosition parse(String value) {
-        String text = value == null ? "" : value.trim();
-        if (text.equalsIgnoreCase("latest")) {
-            return latest();
-        }
-        if (text.equalsIgnoreCase("earliest")) {
-            return earliest();
-        }
-        try {
-            return at(Instant.parse(text));
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(
-                    "Invalid "
-                            + TablestoreCdcOptions.TUNNEL_START.key()
-                            + " '"
-                            + value
-                            + "': use latest, earliest or an ISO-8601 instant such as"
-                            + " 2026-01-31T08:00:00Z");
-        }
+        return of(TunnelStartText.parse(value));
     }
 
     public TunnelStart.Kind kind() {
@@ -103,6 +103,6 @@ public final class StartPosition implements Serializable {
     /** The option value form, which {@link #parse} reads back. */
     @Override
     public String toString() {
-        return kind == TunnelStart.Kind.AT_INSTANT ? at.toString() : kind.name().toLowerCase();
+        return TunnelStartText.format(toTunnelStart());
     }
 }

@@ -1,7 +1,8 @@
 package io.tablestorecdc.flink.source.config;
 
-import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.settings.SourceSettings;
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import java.io.Serializable;
 import java.time.Duration;
@@ -12,77 +13,45 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * The validated settings of one source, shipped with the job (so plain serializable fields only;
- * SDK clients are built on the JobManager and TaskManagers from these). The secret and STS token
- * never appear in {@link #toString()} (invariant 9).
+ * SDK clients are built on the JobManager and TaskManagers from these): the core's {@link
+ * SourceSettings}, which Spark reads the same way, and the options only Flink has. The secret and
+ * STS token never appear in {@link #toString()} (invariant 9).
  */
 @Internal
 public final class TablestoreCdcSourceConfig implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
-    private final String endpoint;
-    private final String instanceName;
-    private final String accessKeyId;
-    private final String accessKeySecret;
-    private final String stsToken;
-    private final String tableName;
-    private final String tunnelName;
-    private final TunnelCreation tunnelCreation;
-    private final StartPosition startPosition;
-    private final String metaTable;
+    private final SourceSettings settings;
     private final Duration discoveryInterval;
     private final Duration heartbeatInterval;
     private final Duration heartbeatTimeout;
-    private final boolean skipInvalidData;
-    private final boolean ignoreDelete;
 
     /** The end position of a bounded source; null for a continuous one. */
     private final Instant stopAt;
 
-    /**
-     * Values as the builder validated them; {@code stsToken} and {@code metaTable} may be null,
-     * {@code stopAt} is the end position of a bounded source.
-     */
+    /** Values as the builder validated them; {@code stopAt} is the end of a bounded source. */
     public TablestoreCdcSourceConfig(
-            String endpoint,
-            String instanceName,
-            String accessKeyId,
-            String accessKeySecret,
-            String stsToken,
-            String tableName,
-            String tunnelName,
-            TunnelCreation tunnelCreation,
-            StartPosition startPosition,
-            String metaTable,
+            SourceSettings settings,
             Duration discoveryInterval,
             Duration heartbeatInterval,
             Duration heartbeatTimeout,
-            boolean skipInvalidData,
-            boolean ignoreDelete,
             Optional<Instant> stopAt) {
-        this.endpoint = Objects.requireNonNull(endpoint);
-        this.instanceName = Objects.requireNonNull(instanceName);
-        this.accessKeyId = Objects.requireNonNull(accessKeyId);
-        this.accessKeySecret = Objects.requireNonNull(accessKeySecret);
-        this.stsToken = stsToken;
-        this.tableName = Objects.requireNonNull(tableName);
-        this.tunnelName = Objects.requireNonNull(tunnelName);
-        this.tunnelCreation = Objects.requireNonNull(tunnelCreation);
-        this.startPosition = Objects.requireNonNull(startPosition);
-        this.metaTable = metaTable;
+        this.settings = Objects.requireNonNull(settings);
         this.discoveryInterval = Objects.requireNonNull(discoveryInterval);
         this.heartbeatInterval = Objects.requireNonNull(heartbeatInterval);
         this.heartbeatTimeout = Objects.requireNonNull(heartbeatTimeout);
-        this.skipInvalidData = skipInvalidData;
-        this.ignoreDelete = ignoreDelete;
         this.stopAt = stopAt.orElse(null);
+    }
+
+    /** The options Flink shares with Spark. */
+    public SourceSettings settings() {
+        return settings;
     }
 
     /** The endpoint and credentials for building SDK clients. */
     public TablestoreEndpoint tablestoreEndpoint() {
-        TablestoreCredentials credentials =
-                TablestoreCredentials.of(accessKeyId, accessKeySecret, stsToken);
-        return new TablestoreEndpoint(endpoint, instanceName, credentials);
+        return settings.tablestoreEndpoint();
     }
 
     /** The tunnel client's heartbeat settings, labelled with {@code clientTag}. */
@@ -91,35 +60,36 @@ public final class TablestoreCdcSourceConfig implements Serializable {
     }
 
     public String endpoint() {
-        return endpoint;
+        return settings.endpoint();
     }
 
     public String instanceName() {
-        return instanceName;
+        return settings.instanceName();
     }
 
     public String accessKeyId() {
-        return accessKeyId;
+        return settings.accessKeyId();
     }
 
     public String tableName() {
-        return tableName;
+        return settings.tableName();
     }
 
     public String tunnelName() {
-        return tunnelName;
+        return settings.tunnelName();
     }
 
     public TunnelCreation tunnelCreation() {
-        return tunnelCreation;
+        return settings.tunnelCreation();
     }
 
     public StartPosition startPosition() {
-        return startPosition;
+        return StartPosition.of(settings.tunnelStart());
     }
 
-    public Optional<String> metaTable() {
-        return Optional.ofNullable(metaTable);
+    /** The meta table; {@code tablestore_cdc_meta} unless set. */
+    public String metaTable() {
+        return settings.metaTable();
     }
 
     public Duration discoveryInterval() {
@@ -135,11 +105,11 @@ public final class TablestoreCdcSourceConfig implements Serializable {
     }
 
     public boolean skipInvalidData() {
-        return skipInvalidData;
+        return settings.skipInvalidData();
     }
 
     public boolean ignoreDelete() {
-        return ignoreDelete;
+        return settings.ignoreDelete();
     }
 
     /** Where a bounded source ends (changes committed after it are not read); empty if never. */
@@ -149,32 +119,23 @@ public final class TablestoreCdcSourceConfig implements Serializable {
 
     @Override
     public String toString() {
-        return "TablestoreCdcSourceConfig{endpoint="
-                + endpoint
-                + ", instance="
-                + instanceName
-                + ", accessKeyId="
-                + accessKeyId
-                + ", accessKeySecret=******"
-                + (stsToken == null ? "" : ", stsToken=******")
-                + ", table="
-                + tableName
-                + ", tunnel="
-                + tunnelName
-                + ", create="
-                + tunnelCreation.code()
-                + ", start="
-                + startPosition
-                + (metaTable == null ? "" : ", metaTable=" + metaTable)
-                + ", discoveryInterval="
+        return "TablestoreCdcSourceConfig{"
+                + settings.describe()
+                + ", "
+                + TablestoreCdcOptions.DISCOVERY_INTERVAL.key()
+                + "="
                 + discoveryInterval
-                + ", heartbeatInterval="
+                + ", "
+                + TablestoreCdcOptions.HEARTBEAT_INTERVAL.key()
+                + "="
                 + heartbeatInterval
-                + ", skipInvalidData="
-                + skipInvalidData
-                + ", ignoreDelete="
-                + ignoreDelete
-                + (stopAt == null ? "" : ", stopAt=" + stopAt)
+                + ", "
+                + TablestoreCdcOptions.HEARTBEAT_TIMEOUT.key()
+                + "="
+                + heartbeatTimeout
+                + (stopAt == null
+                        ? ""
+                        : ", " + TablestoreCdcOptions.SCAN_BOUNDED_STOP_AT.key() + "=" + stopAt)
                 + "}";
     }
 }

@@ -1,8 +1,8 @@
 package io.tablestorecdc.flink.source.docs;
 
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.config.StartPosition;
-import io.tablestorecdc.flink.source.config.TunnelCreation;
 import io.tablestorecdc.flink.source.deserializer.RowDataChangeRecordDeserializer;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;

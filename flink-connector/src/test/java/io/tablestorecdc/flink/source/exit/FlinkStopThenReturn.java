@@ -1,8 +1,8 @@
 package io.tablestorecdc.flink.source.exit;
 
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.config.StartPosition;
-import io.tablestorecdc.flink.source.config.TunnelCreation;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.time.Instant;

@@ -143,7 +143,7 @@ class SecretsITCase {
         }
 
         assertThat(String.join("\n", shown))
-                .contains("TablestoreCdc", "Invalid tunnel.start 'soon'")
+                .contains("TablestoreCdc", "Option 'tunnel.start' has invalid value 'soon'")
                 .doesNotContain(SECRET)
                 .doesNotContain(STS_TOKEN);
     }

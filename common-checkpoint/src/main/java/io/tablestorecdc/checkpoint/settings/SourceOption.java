@@ -1,0 +1,127 @@
+package io.tablestorecdc.checkpoint.settings;
+
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * An option both engines read: its key, its default and the text that describes it.
+ *
+ * <p>Flink builds its {@code ConfigOption}s from these (key, default, {@code withDescription});
+ * Spark's options class aliases the keys. Options only one engine has are declared in that engine.
+ */
+public enum SourceOption {
+    ENDPOINT(
+            "endpoint",
+            Kind.REQUIRED,
+            null,
+            "The Tablestore instance endpoint, http(s)://host[:port] with no path, e.g."
+                    + " https://myinstance.cn-hangzhou.ots.aliyuncs.com."),
+    INSTANCE_NAME(
+            "instance.name",
+            Kind.REQUIRED,
+            null,
+            "The Tablestore instance name: letters, digits, '_' and '-'."),
+    ACCESS_KEY_ID("access.key.id", Kind.REQUIRED, null, "The access key id."),
+    ACCESS_KEY_SECRET(
+            "access.key.secret",
+            Kind.REQUIRED_SECRET,
+            null,
+            "The access key secret. Never logged, and never shown in plans, toString() or error"
+                    + " messages."),
+    STS_TOKEN(
+            "sts.token",
+            Kind.SECRET,
+            null,
+            "Optional STS security token for temporary credentials. Never logged, and never"
+                    + " shown in plans, toString() or error messages."),
+    TABLE_NAME("table.name", Kind.REQUIRED, null, "The data table whose changes are read."),
+    TUNNEL_NAME(
+            "tunnel.name",
+            Kind.REQUIRED,
+            null,
+            "The tunnel to read. One query or job owns a tunnel at a time (a second consumer is"
+                    + " refused): give each its own tunnel."),
+    TUNNEL_CREATE(
+            "tunnel.create",
+            Kind.OPTIONAL,
+            TunnelCreation.NONE.code(),
+            "Create the tunnel when none of that name exists: none (it must exist), stream, base"
+                    + " or base-and-stream. An existing tunnel is used as it is."),
+    TUNNEL_START(
+            "tunnel.start",
+            Kind.OPTIONAL,
+            TunnelStartText.LATEST,
+            "Where the stream part of a tunnel the source creates starts: latest, earliest or an"
+                    + " ISO-8601 instant such as 2024-05-01T00:00:00Z. Applies only with"
+                    + " tunnel.create = stream or base-and-stream; an existing tunnel keeps the"
+                    + " start it was created with, and a restored query or job resumes from its"
+                    + " checkpoint."),
+    META_TABLE(
+            "meta.table",
+            Kind.OPTIONAL,
+            SdkMetaTableClient.DEFAULT_TABLE_NAME,
+            "The meta table (created if missing) that holds the owner lease on the tunnel (a"
+                    + " second consumer is refused) and the committed positions of every batch or"
+                    + " checkpoint, so that progress is visible and either engine can resume."),
+    SKIP_INVALID_DATA(
+            "skip.invalid.data",
+            Kind.OPTIONAL,
+            "false",
+            "Skip (and count) change records with a value that does not fit its declared column"
+                    + " instead of failing."),
+    IGNORE_DELETE(
+            "ignore.delete",
+            Kind.OPTIONAL,
+            "false",
+            "Drop row deletions instead of emitting them.");
+
+    private enum Kind {
+        REQUIRED,
+        REQUIRED_SECRET,
+        OPTIONAL,
+        SECRET
+    }
+
+    private final String key;
+    private final Kind kind;
+    private final String defaultValue;
+    private final String description;
+
+    SourceOption(String key, Kind kind, String defaultValue, String description) {
+        this.key = key;
+        this.kind = kind;
+        this.defaultValue = defaultValue;
+        this.description = description;
+    }
+
+    /** The option key, dotted lower case; a public contract. */
+    public String key() {
+        return key;
+    }
+
+    /** The value in effect when the option is not set, as option text; empty for none. */
+    public Optional<String> defaultValue() {
+        return Optional.ofNullable(defaultValue);
+    }
+
+    /** One text for Flink's {@code withDescription} and for the docs. */
+    public String description() {
+        return description;
+    }
+
+    /** Whether the source cannot be built without it. */
+    public boolean required() {
+        return kind == Kind.REQUIRED || kind == Kind.REQUIRED_SECRET;
+    }
+
+    /** Whether its value is a secret: never logged, never echoed in a message. */
+    public boolean secret() {
+        return kind == Kind.REQUIRED_SECRET || kind == Kind.SECRET;
+    }
+
+    /** The shared option of that exact key. */
+    public static Optional<SourceOption> byKey(String key) {
+        return Arrays.stream(values()).filter(o -> o.key.equals(key)).findFirst();
+    }
+}

@@ -1,0 +1,317 @@
+package io.tablestorecdc.checkpoint.settings;
+
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ACCESS_KEY_ID;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ACCESS_KEY_SECRET;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ENDPOINT;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.IGNORE_DELETE;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.INSTANCE_NAME;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.META_TABLE;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.SKIP_INVALID_DATA;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.STS_TOKEN;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_NAME;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_CREATE;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_NAME;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
+
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The validated values of the options both engines share ({@link SourceOption}).
+ *
+ * <p>Serializable plain fields, because both engines ship it to their workers, which build their
+ * own SDK clients from it. The access key secret and the STS token never appear in {@link
+ * #toString()}; the only way to read them is {@link #credentials()}.
+ */
+public final class SourceSettings implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Option {@code meta.table} when not set. */
+    public static final String DEFAULT_META_TABLE = SdkMetaTableClient.DEFAULT_TABLE_NAME;
+
+    private final String endpoint;
+    private final String instanceName;
+    private final String accessKeyId;
+    private final String accessKeySecret;
+    private final String stsToken;
+    private final String tableName;
+    private final String tunnelName;
+    private final TunnelCreation tunnelCreation;
+    private final TunnelStart.Kind startKind;
+    private final Instant startAt;
+    private final boolean startSet;
+    private final String metaTable;
+    private final boolean skipInvalidData;
+    private final boolean ignoreDelete;
+
+    private SourceSettings(Reading r) {
+        this.endpoint = r.endpoint;
+        this.instanceName = r.instanceName;
+        this.accessKeyId = r.accessKeyId;
+        this.accessKeySecret = r.accessKeySecret;
+        this.stsToken = r.stsToken;
+        this.tableName = r.tableName;
+        this.tunnelName = r.tunnelName;
+        this.tunnelCreation = r.tunnelCreation;
+        this.startKind = r.start.kind();
+        this.startAt = r.start.at().orElse(null);
+        this.startSet = r.startSet;
+        this.metaTable = r.metaTable;
+        this.skipInvalidData = r.skipInvalidData;
+        this.ignoreDelete = r.ignoreDelete;
+    }
+
+    /**
+     * Reads the shared options from {@code values}, recording each problem there.
+     *
+     * @return the settings; empty when {@code values} holds any problem, including one recorded
+     *     before this call (the caller then reports them with {@link OptionValues#throwIfAny})
+     */
+    public static Optional<SourceSettings> read(OptionValues values) {
+        Reading r = new Reading(values);
+        return values.hasProblems() ? Optional.empty() : Optional.of(new SourceSettings(r));
+    }
+
+    /**
+     * Parses the shared options of {@code options} (exact keys; others are ignored) and throws
+     * every problem at once.
+     *
+     * @param howToSet for a key, how the user sets it (completes a missing-option message)
+     * @param subject what is being configured, for the head of the message
+     * @param docsPage the page that lists every option
+     * @throws IllegalArgumentException listing every problem, each naming the option and the fix
+     */
+    public static SourceSettings parse(
+            Map<String, String> options,
+            Function<String, String> howToSet,
+            String subject,
+            String docsPage) {
+        OptionValues values = new OptionValues(options, howToSet);
+        Optional<SourceSettings> settings = read(values);
+        values.throwIfAny(subject, docsPage);
+        return settings.orElseThrow();
+    }
+
+    /** The instance endpoint with credentials, as the core's SDK adapters take it. */
+    public TablestoreEndpoint tablestoreEndpoint() {
+        return new TablestoreEndpoint(endpoint, instanceName, credentials());
+    }
+
+    /** The access key pair and STS token: the one way to read the secrets. */
+    public TablestoreCredentials credentials() {
+        return TablestoreCredentials.of(accessKeyId, accessKeySecret, stsToken);
+    }
+
+    public String endpoint() {
+        return endpoint;
+    }
+
+    public String instanceName() {
+        return instanceName;
+    }
+
+    public String accessKeyId() {
+        return accessKeyId;
+    }
+
+    public String tableName() {
+        return tableName;
+    }
+
+    public String tunnelName() {
+        return tunnelName;
+    }
+
+    public TunnelCreation tunnelCreation() {
+        return tunnelCreation;
+    }
+
+    /** Where a tunnel the source creates starts its stream. */
+    public TunnelStart tunnelStart() {
+        return startAt == null
+                ? new TunnelStart(startKind, Optional.empty(), Optional.empty())
+                : TunnelStart.at(startAt);
+    }
+
+    public String metaTable() {
+        return metaTable;
+    }
+
+    public boolean skipInvalidData() {
+        return skipInvalidData;
+    }
+
+    public boolean ignoreDelete() {
+        return ignoreDelete;
+    }
+
+    /**
+     * The problem of a {@code tunnel.start} that was set although the source creates no tunnel with
+     * a stream part, where it would have no effect; empty otherwise. Spark rejects it; Flink, whose
+     * builder always carried a start position, logs it.
+     */
+    public Optional<String> unusedTunnelStart() {
+        if (!startSet || tunnelCreation.createsStream()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                "Option '"
+                        + TUNNEL_START.key()
+                        + "' applies only when the source creates a tunnel with a stream part: set "
+                        + TUNNEL_CREATE.key()
+                        + " to stream or base-and-stream, or remove "
+                        + TUNNEL_START.key()
+                        + " (an existing tunnel keeps the start it was created with)");
+    }
+
+    /** The settings as {@code key=value} pairs in option order, secrets masked. */
+    public String describe() {
+        return ENDPOINT.key()
+                + "="
+                + endpoint
+                + ", "
+                + INSTANCE_NAME.key()
+                + "="
+                + instanceName
+                + ", "
+                + ACCESS_KEY_ID.key()
+                + "="
+                + accessKeyId
+                + ", "
+                + ACCESS_KEY_SECRET.key()
+                + "=******"
+                + (stsToken == null ? "" : ", " + STS_TOKEN.key() + "=******")
+                + ", "
+                + TABLE_NAME.key()
+                + "="
+                + tableName
+                + ", "
+                + TUNNEL_NAME.key()
+                + "="
+                + tunnelName
+                + ", "
+                + TUNNEL_CREATE.key()
+                + "="
+                + tunnelCreation.code()
+                + ", "
+                + TUNNEL_START.key()
+                + "="
+                + TunnelStartText.format(tunnelStart())
+                + ", "
+                + META_TABLE.key()
+                + "="
+                + metaTable
+                + ", "
+                + SKIP_INVALID_DATA.key()
+                + "="
+                + skipInvalidData
+                + ", "
+                + IGNORE_DELETE.key()
+                + "="
+                + ignoreDelete;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SourceSettings)) {
+            return false;
+        }
+        SourceSettings other = (SourceSettings) o;
+        return endpoint.equals(other.endpoint)
+                && instanceName.equals(other.instanceName)
+                && credentials().equals(other.credentials())
+                && tableName.equals(other.tableName)
+                && tunnelName.equals(other.tunnelName)
+                && tunnelCreation == other.tunnelCreation
+                && tunnelStart().equals(other.tunnelStart())
+                && startSet == other.startSet
+                && metaTable.equals(other.metaTable)
+                && skipInvalidData == other.skipInvalidData
+                && ignoreDelete == other.ignoreDelete;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(endpoint, instanceName, accessKeyId, tableName, tunnelName, metaTable);
+    }
+
+    /** Secrets are replaced by {@code ******}. */
+    @Override
+    public String toString() {
+        return "SourceSettings{" + describe() + "}";
+    }
+
+    /** One pass over the shared options, recording problems and keeping fallbacks. */
+    private static final class Reading {
+        private final String endpoint;
+        private final String instanceName;
+        private final String accessKeyId;
+        private final String accessKeySecret;
+        private final String stsToken;
+        private final String tableName;
+        private final String tunnelName;
+        private final TunnelCreation tunnelCreation;
+        private final TunnelStart start;
+        private final boolean startSet;
+        private final String metaTable;
+        private final boolean skipInvalidData;
+        private final boolean ignoreDelete;
+
+        Reading(OptionValues values) {
+            endpoint = values.required(ENDPOINT.key());
+            instanceName = values.required(INSTANCE_NAME.key());
+            accessKeyId = values.required(ACCESS_KEY_ID.key());
+            accessKeySecret = values.required(ACCESS_KEY_SECRET.key());
+            stsToken = values.text(STS_TOKEN.key()).filter(t -> !t.isEmpty()).orElse(null);
+            tableName = values.required(TABLE_NAME.key());
+            tunnelName = values.required(TUNNEL_NAME.key());
+            checkEndpoint(values);
+            tunnelCreation =
+                    values.parsed(
+                            TUNNEL_CREATE.key(), TunnelCreation.NONE, TunnelCreation::fromCode);
+            startSet = values.text(TUNNEL_START.key()).isPresent();
+            start = values.parsed(TUNNEL_START.key(), TunnelStart.latest(), TunnelStartText::parse);
+            metaTable = values.parsed(META_TABLE.key(), DEFAULT_META_TABLE, Reading::tableName);
+            skipInvalidData = values.bool(SKIP_INVALID_DATA.key(), false);
+            ignoreDelete = values.bool(IGNORE_DELETE.key(), false);
+        }
+
+        /** The core's endpoint rule; the credentials here are placeholders, never the secret. */
+        private void checkEndpoint(OptionValues values) {
+            if (endpoint.isEmpty() || instanceName.isEmpty()) {
+                return;
+            }
+            try {
+                new TablestoreEndpoint(
+                        endpoint, instanceName, TablestoreCredentials.of("id", "secret"));
+            } catch (IllegalArgumentException e) {
+                String option =
+                        e.getMessage().startsWith("Invalid endpoint")
+                                ? ENDPOINT.key()
+                                : INSTANCE_NAME.key();
+                values.problem("Option '" + option + "': " + e.getMessage());
+            }
+        }
+
+        private static String tableName(String text) {
+            if (text.isEmpty()) {
+                throw new IllegalArgumentException(
+                        OptionValues.invalidValue(
+                                META_TABLE.key(),
+                                text,
+                                "name a table, or leave the option unset for "
+                                        + DEFAULT_META_TABLE));
+            }
+            return text;
+        }
+    }
+}

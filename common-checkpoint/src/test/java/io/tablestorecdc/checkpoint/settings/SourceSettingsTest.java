@@ -1,0 +1,249 @@
+package io.tablestorecdc.checkpoint.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SourceSettingsTest {
+
+    private static final String SECRET = "TOP-SECRET-VALUE";
+    private static final String STS = "STS-TOKEN-VALUE";
+
+    static Map<String, String> required() {
+        Map<String, String> m = new HashMap<>();
+        m.put("endpoint", "http://127.0.0.1:8080");
+        m.put("instance.name", "inst");
+        m.put("access.key.id", "AKID");
+        m.put("access.key.secret", SECRET);
+        m.put("table.name", "orders");
+        m.put("tunnel.name", "orders_cdc");
+        return m;
+    }
+
+    static Map<String, String> with(String key, String value) {
+        Map<String, String> m = required();
+        m.put(key, value);
+        return m;
+    }
+
+    static SourceSettings parse(Map<String, String> options) {
+        return SourceSettings.parse(
+                options, key -> "set " + key + " somehow", "the test source", "docs/test.md");
+    }
+
+    @Test
+    void requiredOptionsGiveTheDeclaredDefaults() {
+        SourceSettings s = parse(required());
+
+        assertThat(s.tunnelCreation().code())
+                .isEqualTo(SourceOption.TUNNEL_CREATE.defaultValue().orElseThrow())
+                .isEqualTo("none");
+        assertThat(TunnelStartText.format(s.tunnelStart()))
+                .isEqualTo(SourceOption.TUNNEL_START.defaultValue().orElseThrow())
+                .isEqualTo("latest");
+        assertThat(s.metaTable())
+                .isEqualTo(SourceOption.META_TABLE.defaultValue().orElseThrow())
+                .isEqualTo("tablestore_cdc_meta");
+        assertThat(s.skipInvalidData()).isFalse();
+        assertThat(s.ignoreDelete()).isFalse();
+        assertThat(s.credentials().stsToken()).isEmpty();
+        assertThat(s.unusedTunnelStart()).isEmpty();
+    }
+
+    @Test
+    void everySharedOptionIsRead() {
+        Map<String, String> m = required();
+        m.put("sts.token", STS);
+        m.put("tunnel.create", " Base-And-Stream ");
+        m.put("tunnel.start", "2024-05-01T00:00:00Z");
+        m.put("meta.table", "my_meta");
+        m.put("skip.invalid.data", "TRUE");
+        m.put("ignore.delete", "true");
+
+        SourceSettings s = parse(m);
+
+        assertThat(s.tunnelCreation().tunnelType()).contains(TunnelType.BASE_AND_STREAM);
+        assertThat(s.tunnelStart())
+                .isEqualTo(TunnelStart.at(Instant.parse("2024-05-01T00:00:00Z")));
+        assertThat(s.metaTable()).isEqualTo("my_meta");
+        assertThat(s.skipInvalidData()).isTrue();
+        assertThat(s.ignoreDelete()).isTrue();
+        assertThat(s.tablestoreEndpoint().credentials().stsToken()).contains(STS);
+        assertThat(s.tablestoreEndpoint().instanceName()).isEqualTo("inst");
+    }
+
+    @Test
+    void keysAreTheContractKeysAndEachIsDescribed() {
+        assertThat(SourceOption.values())
+                .extracting(SourceOption::key)
+                .containsExactly(
+                        "endpoint",
+                        "instance.name",
+                        "access.key.id",
+                        "access.key.secret",
+                        "sts.token",
+                        "table.name",
+                        "tunnel.name",
+                        "tunnel.create",
+                        "tunnel.start",
+                        "meta.table",
+                        "skip.invalid.data",
+                        "ignore.delete");
+        assertThat(SourceOption.values()).allMatch(o -> !o.description().isBlank());
+        assertThat(SourceOption.values())
+                .filteredOn(SourceOption::required)
+                .extracting(SourceOption::key)
+                .containsExactly(
+                        "endpoint",
+                        "instance.name",
+                        "access.key.id",
+                        "access.key.secret",
+                        "table.name",
+                        "tunnel.name");
+        assertThat(SourceOption.values())
+                .filteredOn(SourceOption::secret)
+                .extracting(SourceOption::key)
+                .containsExactly("access.key.secret", "sts.token");
+    }
+
+    @Test
+    void eachBadValueNamesTheOptionTheValueAndTheAcceptedValues() {
+        assertBad(
+                "tunnel.create",
+                "always",
+                "Option 'tunnel.create' has invalid value 'always': use none (default), stream,"
+                        + " base or base-and-stream");
+        assertBad(
+                "tunnel.start",
+                "yesterday",
+                "Option 'tunnel.start' has invalid value 'yesterday': use latest (default),"
+                        + " earliest or an ISO-8601 instant such as 2024-05-01T00:00:00Z");
+        assertBad(
+                "skip.invalid.data",
+                "yes",
+                "Option 'skip.invalid.data' has invalid value 'yes': use true or false (default)");
+        assertBad(
+                "ignore.delete",
+                "1",
+                "Option 'ignore.delete' has invalid value '1': use true or false (default)");
+        assertBad(
+                "meta.table",
+                " ",
+                "Option 'meta.table' has invalid value '': name a table, or leave the option"
+                        + " unset for tablestore_cdc_meta");
+        assertBad(
+                "endpoint",
+                "127.0.0.1:8080",
+                "Option 'endpoint': Invalid endpoint '127.0.0.1:8080': expected"
+                        + " http(s)://host[:port] with no path");
+        assertBad(
+                "instance.name",
+                "bad name",
+                "Option 'instance.name': Invalid instance name 'bad name': use letters, digits,"
+                        + " '_' and '-' only");
+    }
+
+    @Test
+    void everyMissingOptionIsNamedWithTheEnginesWayToSetIt() {
+        assertThatThrownBy(() -> parse(Map.of("table.name", "t")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Invalid options for the test source:\n  - ")
+                .hasMessageContaining("Missing required option 'endpoint': set endpoint somehow")
+                .hasMessageContaining("Missing required option 'instance.name'")
+                .hasMessageContaining("Missing required option 'access.key.id'")
+                .hasMessageContaining("Missing required option 'access.key.secret'")
+                .hasMessageContaining("Missing required option 'tunnel.name'")
+                .hasMessageNotContaining("'table.name'")
+                .hasMessageEndingWith("\nSee docs/test.md for every option.");
+        assertThatThrownBy(() -> parse(with("tunnel.name", "  ")))
+                .hasMessageContaining("Missing required option 'tunnel.name'");
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        Map<String, String> m = with("tunnel.create", "always");
+        m.put("ignore.delete", "maybe");
+
+        assertThatThrownBy(() -> parse(m))
+                .hasMessageContaining("'tunnel.create' has invalid value 'always'")
+                .hasMessageContaining("'ignore.delete' has invalid value 'maybe'");
+    }
+
+    @Test
+    void aStartWithoutATunnelWithAStreamIsReportedAsUnused() {
+        assertThat(parse(with("tunnel.start", "earliest")).unusedTunnelStart())
+                .hasValueSatisfying(
+                        text ->
+                                assertThat(text)
+                                        .startsWith("Option 'tunnel.start' applies only when")
+                                        .contains(
+                                                "set tunnel.create to stream or base-and-stream"));
+        Map<String, String> base = with("tunnel.create", "base");
+        base.put("tunnel.start", "earliest");
+        assertThat(parse(base).unusedTunnelStart()).isPresent();
+        Map<String, String> stream = with("tunnel.create", "stream");
+        stream.put("tunnel.start", "earliest");
+        assertThat(parse(stream).unusedTunnelStart()).isEmpty();
+        assertThat(parse(stream).tunnelStart()).isEqualTo(TunnelStart.earliest());
+    }
+
+    @Test
+    void readRecordsProblemsFoundBeforeIt() {
+        OptionValues values = new OptionValues(required(), key -> "");
+        values.problem("Unknown option 'x'");
+
+        assertThat(SourceSettings.read(values)).isEmpty();
+        assertThat(values.problems()).containsExactly("Unknown option 'x'");
+    }
+
+    @Test
+    void secretsNeverInToStringNorInErrors() {
+        Map<String, String> m = with("sts.token", STS);
+        String text = parse(m).toString();
+
+        assertThat(text).doesNotContain(SECRET).doesNotContain(STS);
+        assertThat(text)
+                .contains("access.key.secret=******", "sts.token=******", "access.key.id=AKID");
+        assertThat(OptionValues.invalidValue("access.key.secret", SECRET, "fix"))
+                .doesNotContain(SECRET)
+                .contains("'access.key.secret'");
+        m.put("tunnel.create", "nope");
+        assertThatThrownBy(() -> parse(m))
+                .hasMessageNotContaining(SECRET)
+                .hasMessageNotContaining(STS);
+    }
+
+    @Test
+    void survivesJavaSerialization() throws Exception {
+        Map<String, String> m = with("tunnel.create", "stream");
+        m.put("tunnel.start", "2026-01-31T08:00:00Z");
+        SourceSettings original = parse(m);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(original);
+        }
+        try (ObjectInputStream in =
+                new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            SourceSettings copy = (SourceSettings) in.readObject();
+            assertThat(copy).isEqualTo(original);
+            assertThat(copy.credentials()).isEqualTo(original.credentials());
+            assertThat(copy.tunnelStart()).isEqualTo(original.tunnelStart());
+        }
+    }
+
+    private static void assertBad(String key, String value, String message) {
+        assertThatThrownBy(() -> parse(with(key, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("\n  - " + message);
+    }
+}
