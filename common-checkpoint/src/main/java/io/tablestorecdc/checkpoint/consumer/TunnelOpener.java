@@ -1,6 +1,7 @@
 package io.tablestorecdc.checkpoint.consumer;
 
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
@@ -25,9 +26,6 @@ public record TunnelOpener(
         String tunnelName,
         Optional<TunnelType> create,
         TunnelStart start) {
-
-    /** The option that lets a consumer create its tunnel. */
-    public static final String TUNNEL_CREATE_KEY = "tunnel.create";
 
     public TunnelOpener {
         Objects.requireNonNull(engine, "engine");
@@ -59,7 +57,7 @@ public record TunnelOpener(
                             + tableName
                             + "' has expired: its stream data is past retention and cannot be"
                             + " read any more. Read through a new tunnel (a new tunnel.name, with "
-                            + TUNNEL_CREATE_KEY
+                            + SourceOption.TUNNEL_CREATE.key()
                             + " and tunnel.start) and "
                             + engine.freshStart()
                             + ".");
@@ -92,7 +90,7 @@ public record TunnelOpener(
                 + "' does not exist (the server says: "
                 + e.getMessage()
                 + "): create it in the Tablestore console, or set option "
-                + TUNNEL_CREATE_KEY
+                + SourceOption.TUNNEL_CREATE.key()
                 + " to stream, base or base-and-stream to let this "
                 + engine.consumer()
                 + " create it.";

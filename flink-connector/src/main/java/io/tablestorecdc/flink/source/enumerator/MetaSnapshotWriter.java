@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes this job's committed positions to the meta table, one complete snapshot per batch token,
- * so that progress is visible and another engine can resume from it (DESIGN §6). Keeps the last
- * {@link #KEEP_LAST_BATCHES} snapshots (invariant 7). Called from the enumerator's worker thread.
+ * so that progress is visible and another engine can resume from it (docs/design.md, "Flink: one
+ * checkpoint"). Keeps the last {@link #KEEP_LAST_BATCHES} snapshots (invariant 7). Called from the
+ * enumerator's worker thread.
  */
 @Internal
 final class MetaSnapshotWriter {
