@@ -7,7 +7,10 @@ import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.ChannelListCache;
 import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
+import io.tablestorecdc.checkpoint.merge.ServerAheadException;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.ServerCheckpoints;
+import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
 import io.tablestorecdc.checkpoint.meta.MetaRow;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
@@ -36,6 +39,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -71,6 +76,8 @@ final class SourceConnection implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ExecutorService requests;
     private final Map<String, ChannelPosition> adoptions = new HashMap<>();
+    private final Set<String> skippedLogged = new TreeSet<>();
+    private String consumerId = "";
     private OwnerLeaseKeeper owner;
     private volatile RuntimeException failure;
     private TunnelSession session;
@@ -141,6 +148,7 @@ final class SourceConnection implements AutoCloseable {
     }
 
     private void start(String consumerId) {
+        this.consumerId = consumerId;
         owner = OwnerLeaseKeeper.acquire(ownerStore, tunnel.tunnelId(), consumerId);
         adoptions.putAll(metaStore.adoptions(tunnel.tunnelId()));
         owner.shutDownPredecessorClient(proxy);
@@ -239,13 +247,47 @@ final class SourceConnection implements AutoCloseable {
                         tunnelId(),
                         tunnel.type(),
                         Optional.of(session.clientId().clientId()),
-                        options.onVanishedChannel());
+                        options.onVanishedChannel(),
+                        options.onServerAhead());
         List<ServerChannel> channels = listing.channels();
-        MergeResult result =
-                merger.merge(committed, channels, serverCheckpoints(committed, channels), history);
+        MergeResult result;
+        try {
+            result =
+                    merger.merge(
+                            committed, channels, serverCheckpoints(committed, channels), history);
+        } catch (ServerAheadException e) {
+            throw e.withContext(
+                    Engine.SPARK,
+                    "tunnel '" + options.tunnelName() + "' of table '" + options.tableName() + "'",
+                    "checkpoint location "
+                            + consumerId
+                            + ", whose last committed batch starts at meta snapshot "
+                            + committed.map(c -> c.token().toString()).orElse("(none)"));
+        }
         result.warnings().forEach(LOG::warn);
+        logSkippedOnce(result);
         recordAdoptions(result);
         return result;
+    }
+
+    /**
+     * Under {@code on.server.ahead=skip}, each skipped channel is logged once per run and counted;
+     * later merges see it again until a batch commits its tombstone.
+     */
+    private synchronized void logSkippedOnce(MergeResult result) {
+        for (UnreadableChannel channel : result.skipped()) {
+            if (skippedLogged.add(channel.channelId())) {
+                LOG.warn(
+                        "Skipping changes the tunnel server can no longer serve ({}=skip): {}",
+                        ServerAheadPolicy.OPTION_KEY,
+                        channel.describe());
+            }
+        }
+    }
+
+    /** Channels skipped under {@code on.server.ahead=skip} in this run. */
+    synchronized int channelsSkippedOnServerAhead() {
+        return skippedLogged.size();
     }
 
     /**

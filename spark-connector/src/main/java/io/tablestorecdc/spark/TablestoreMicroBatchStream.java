@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -151,7 +152,14 @@ final class TablestoreMicroBatchStream
     /** Channels open / waiting / finished and the commit-time lag, from the last planning. */
     @Override
     public synchronized Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
-        return planner == null ? Map.of() : planner.status().asMetrics();
+        if (planner == null) {
+            return Map.of();
+        }
+        Map<String, String> metrics = new TreeMap<>(planner.status().asMetrics());
+        metrics.put(
+                "channelsSkippedOnServerAhead",
+                String.valueOf(connection.channelsSkippedOnServerAhead()));
+        return metrics;
     }
 
     @Override

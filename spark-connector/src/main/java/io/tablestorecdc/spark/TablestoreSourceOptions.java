@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
@@ -168,6 +169,11 @@ public final class TablestoreSourceOptions implements Serializable {
 
     public Duration channelReadBudget() {
         return channelReadBudget;
+    }
+
+    /** What to do with changes older state can no longer read ({@code on.server.ahead}). */
+    public ServerAheadPolicy onServerAhead() {
+        return settings.onServerAhead();
     }
 
     public VanishedChannelPolicy onVanishedChannel() {

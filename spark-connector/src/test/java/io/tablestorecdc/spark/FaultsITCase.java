@@ -3,12 +3,11 @@ package io.tablestorecdc.spark;
 import static io.tablestorecdc.spark.CdcTestBed.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestorecdc.checkpoint.tunnel.TunnelRetryPolicy;
 import io.tablestorecdc.emulator.server.Faults;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -36,19 +35,18 @@ class FaultsITCase {
         bed.emulator.faults().clear();
     }
 
-    static Faults.Rule busy(String api, double rate) {
-        return new Faults.Rule(
-                api,
-                Optional.of("OTSServerBusy"),
-                503,
-                Faults.UNLIMITED,
-                rate,
-                0,
-                OptionalInt.empty());
+    /**
+     * The next {@code count} calls of {@code api} answer OTSServerBusy. Fewer than the retry
+     * policy's attempts, so however they fall on calls, every call gets through: the test cannot
+     * fail by chance, and the rule's use proves the faults happened.
+     */
+    static Faults.Rule busy(String api, long count) {
+        return Faults.Rule.error(api, "OTSServerBusy", 503, count);
     }
 
     @Test
     void serverBusyOnReadsAndHeartbeatsIsRetriedAndLosesNothing() throws Exception {
+        long burst = TunnelRetryPolicy.DEFAULT.maxAttempts() - 1;
         String table = bed.newTable();
         bed.put(table, "k00", 0, "n");
         BatchSink sink = new BatchSink();
@@ -61,12 +59,22 @@ class FaultsITCase {
                         sink);
         try {
             await(query, "first row", TIMEOUT, () -> sink.count() >= 1);
-            bed.emulator.faults().add(busy("tunnel/readrecords", 0.3));
-            bed.emulator.faults().add(busy("tunnel/heartbeat", 0.5));
-            for (int i = 1; i < 40; i++) {
-                bed.put(table, String.format("k%02d", i), i, "n");
+            for (int round = 0; round < 2; round++) {
+                bed.emulator.faults().add(busy("tunnel/readrecords", burst));
+                bed.emulator.faults().add(busy("tunnel/heartbeat", burst));
+                int from = 1 + round * 20;
+                for (int i = from; i < from + 20 && i < 40; i++) {
+                    bed.put(table, String.format("k%02d", i), i, "n");
+                }
+                int expected = Math.min(40, from + 20);
+                await(query, expected + " rows", TIMEOUT, () -> sink.count() >= expected);
+                await(
+                        query,
+                        "every injected fault to be hit",
+                        TIMEOUT,
+                        () -> bed.emulator.faults().exhausted());
+                bed.emulator.faults().clear();
             }
-            await(query, "40 rows", TIMEOUT, () -> sink.count() >= 40);
             bed.awaitTriggers(query, 3, TIMEOUT); // a duplicate would arrive in these batches
         } finally {
             query.stop();

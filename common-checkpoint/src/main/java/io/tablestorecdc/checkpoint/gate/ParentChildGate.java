@@ -22,10 +22,11 @@ import java.util.Set;
  * tombstone, and, for BaseAndStream tunnels, no stream channel while any base-data channel is
  * unfinished (channel types are on the wire, so this stage gate does not trust the server alone).
  *
- * <p>One deliberate exception to "OPEN only": a channel the engine's committed state still reads
- * but the server already lists {@code TERMINATED} (the engine was restored from an older
- * checkpoint) is readable, so that its tail is re-read rather than lost; the merger reports it as
- * "server ahead of engine".
+ * <p>A channel the engine's state holds unfinished but the server lists {@code TERMINATED} (the
+ * engine was restored from older state) never reaches the gate: the server never serves it again,
+ * and {@link io.tablestorecdc.checkpoint.merge.CheckpointMerger#unreadable} stops the consumer
+ * first or, under {@code on.server.ahead=skip}, turns it into a tombstone. Were one passed here, it
+ * would be readable, so that the server's refusal to serve it names it rather than a silent hold.
  *
  * @param tunnelType the tunnel's type; only BaseAndStream has a stage gate
  * @param clientId this consumer's tunnel client id; when present, a channel the server assigned to
@@ -83,7 +84,7 @@ public record ParentChildGate(TunnelType tunnelType, Optional<String> clientId) 
                     assignedElsewhere(listed)
                             ? Optional.of(HoldReason.ASSIGNED_TO_OTHER_CLIENT)
                             : Optional.empty();
-            default -> Optional.empty(); // TERMINATED while the engine still reads it: re-read
+            default -> Optional.empty(); // TERMINATED: see the class comment
         };
     }
 

@@ -26,15 +26,21 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>In the snapshot: the snapshot wins (it is engine-committed), whatever the server says. A
- *       finished entry stays a tombstone and is never read. An unfinished one the server lists
- *       {@code TERMINATED} keeps its position (the tail is read again) and is reported as {@link
- *       ServerAhead}. An unfinished one the server no longer lists has vanished: an error under
- *       {@link VanishedChannelPolicy#FAIL}, kept and reported under {@code WARN}.
+ *       finished entry stays a tombstone and is never read. An unfinished one the server no longer
+ *       lists has vanished: an error under {@link VanishedChannelPolicy#FAIL}, kept and reported
+ *       under {@code WARN}. An unfinished one the server lists {@code TERMINATED} cannot be read
+ *       again (the engine was restored from older state): see below.
  *   <li>Only on the server: adopted, at the position recorded in the {@link AdoptionHistory} if
- *       this consumer adopted it before (never past the engine's committed state), otherwise at the
- *       server's checkpoint; a channel the server already lists {@code TERMINATED} is history from
- *       before this consumer and becomes a tombstone. A {@code WAIT} channel for which the server
- *       has no checkpoint yet is adopted later, when it has one.
+ *       this consumer adopted it before (never past the engine's committed state; a server
+ *       checkpoint ahead of it is reported as {@link ServerAhead} and the channel is read again
+ *       from there), otherwise at the server's checkpoint. A channel the server lists {@code
+ *       TERMINATED} that this consumer never adopted is history from before it and becomes a
+ *       tombstone; one it adopted before cannot be read again. A {@code WAIT} channel for which the
+ *       server has no checkpoint yet is adopted later, when it has one.
+ *   <li>Unreadable changes (the state older than the server's, see {@link ServerAheadPolicy}):
+ *       under {@code FAIL} the merge throws {@link ServerAheadException} naming every such channel
+ *       before anything is read; under {@code SKIP} each becomes a tombstone adopted finished
+ *       (nothing is pushed for it) and is reported in {@link MergeResult#skipped()}.
  * </ul>
  *
  * @param tunnelId the id of the tunnel being read
@@ -46,13 +52,24 @@ public record CheckpointMerger(
         String tunnelId,
         TunnelType tunnelType,
         Optional<String> clientId,
-        VanishedChannelPolicy onVanished) {
+        VanishedChannelPolicy onVanished,
+        ServerAheadPolicy onServerAhead) {
 
     public CheckpointMerger {
         Objects.requireNonNull(tunnelId, "tunnelId");
         Objects.requireNonNull(tunnelType, "tunnelType");
         Objects.requireNonNull(clientId, "clientId");
         Objects.requireNonNull(onVanished, "onVanished");
+        Objects.requireNonNull(onServerAhead, "onServerAhead");
+    }
+
+    /** A merger that fails on unreadable changes ({@link ServerAheadPolicy#FAIL}). */
+    public CheckpointMerger(
+            String tunnelId,
+            TunnelType tunnelType,
+            Optional<String> clientId,
+            VanishedChannelPolicy onVanished) {
+        this(tunnelId, tunnelType, clientId, onVanished, ServerAheadPolicy.FAIL);
     }
 
     /** Merges with no adoption history (every channel absent from the snapshot is new). */
@@ -68,6 +85,7 @@ public record CheckpointMerger(
      *
      * @throws ForeignSnapshotException if the snapshot belongs to another tunnel id
      * @throws VanishedChannelException if unfinished channels vanished under policy FAIL
+     * @throws ServerAheadException if changes cannot be read any more, under policy FAIL
      * @throws IllegalStateException if the server lists a readable channel with no checkpoint
      */
     public MergeResult merge(
@@ -80,13 +98,65 @@ public record CheckpointMerger(
         Map<String, ChannelCheckpoint> entries = new TreeMap<>();
         Set<String> vanished = new HashSet<>();
         List<ServerAhead> ahead = new ArrayList<>();
-        committed.ifPresent(s -> carryForward(s, listed, entries, vanished, ahead));
+        List<UnreadableChannel> unreadable =
+                committed.map(s -> unreadable(s.channels(), listing, history)).orElse(List.of());
+        committed.ifPresent(s -> carryForward(s, listed, entries, vanished));
         if (!vanished.isEmpty() && onVanished == VanishedChannelPolicy.FAIL) {
             throw new VanishedChannelException(tunnelId, committed.get().token(), vanished);
         }
         Set<String> adopted = adoptNew(listed, entries, checkpoints, history, ahead);
+        if (!unreadable.isEmpty() && onServerAhead == ServerAheadPolicy.FAIL) {
+            throw new ServerAheadException(tunnelId, unreadable);
+        }
+        unreadable.forEach(u -> entries.put(u.channelId(), skipped(entries, listed, u)));
         GateDecision gate = new ParentChildGate(tunnelType, clientId).decide(entries, listed);
-        return new MergeResult(tunnelId, entries, gate, adopted, vanished, ahead);
+        return new MergeResult(tunnelId, entries, gate, adopted, vanished, ahead, unreadable);
+    }
+
+    /** The server's state adopted for an unreadable channel: a tombstone, nothing to push. */
+    private static ChannelCheckpoint skipped(
+            Map<String, ChannelCheckpoint> entries,
+            Map<String, ServerChannel> listed,
+            UnreadableChannel channel) {
+        ChannelCheckpoint known = entries.get(channel.channelId());
+        return ChannelCheckpoint.adopted(
+                channel.channelId(),
+                known != null ? known.type() : listed.get(channel.channelId()).type(),
+                ChannelPosition.finished());
+    }
+
+    /**
+     * The changes a consumer's state has not delivered and the server can no longer serve, the rule
+     * of {@link ServerAheadPolicy}, for either engine: a channel the state holds unfinished that
+     * the server lists {@code TERMINATED}; and a channel the state does not hold that this consumer
+     * adopted before (a later run read it: the meta table's adoption records say so) and the server
+     * lists {@code TERMINATED}. A terminated channel this consumer never adopted is history from
+     * before it, and one adopted already finished held nothing to read.
+     *
+     * @param state the engine's committed entries (a meta snapshot's, or a restored Flink state's)
+     */
+    public static List<UnreadableChannel> unreadable(
+            Map<String, ChannelCheckpoint> state,
+            List<ServerChannel> listing,
+            AdoptionHistory history) {
+        List<UnreadableChannel> out = new ArrayList<>();
+        for (ServerChannel channel : listing) {
+            if (channel.status() != ServerChannelStatus.TERMINATED) {
+                continue;
+            }
+            String id = channel.channelId();
+            ChannelCheckpoint entry = state.get(id);
+            if (entry != null) {
+                if (!entry.isFinished()) {
+                    out.add(new UnreadableChannel(id, Optional.of(entry.position()), true));
+                }
+            } else {
+                history.firstAdoptedAt(id)
+                        .filter(p -> !p.isFinished())
+                        .ifPresent(p -> out.add(new UnreadableChannel(id, Optional.of(p), false)));
+            }
+        }
+        return out;
     }
 
     private void requireSameTunnel(BatchSnapshot snapshot) {
@@ -99,18 +169,14 @@ public record CheckpointMerger(
             BatchSnapshot snapshot,
             Map<String, ServerChannel> listed,
             Map<String, ChannelCheckpoint> entries,
-            Set<String> vanished,
-            List<ServerAhead> ahead) {
+            Set<String> vanished) {
         for (ChannelCheckpoint entry : snapshot.channels().values()) {
             entries.put(entry.channelId(), entry.carriedForward());
             if (entry.isFinished()) {
                 continue;
             }
-            ServerChannel server = listed.get(entry.channelId());
-            if (server == null) {
+            if (!listed.containsKey(entry.channelId())) {
                 vanished.add(entry.channelId());
-            } else if (server.status() == ServerChannelStatus.TERMINATED) {
-                ahead.add(new ServerAhead(entry.channelId(), entry.position(), "TERMINATED"));
             }
         }
     }
@@ -140,6 +206,11 @@ public record CheckpointMerger(
             List<ServerAhead> ahead) {
         String id = channel.channelId();
         Optional<ChannelPosition> earlier = history.firstAdoptedAt(id);
+        if (earlier.isPresent() && channel.status() == ServerChannelStatus.TERMINATED) {
+            // Finished on the server since this consumer adopted it: see unreadable().
+            return Optional.of(
+                    ChannelCheckpoint.adopted(id, channel.type(), ChannelPosition.finished()));
+        }
         if (earlier.isPresent()) {
             readopt(channel, earlier.get(), checkpoints).ifPresent(ahead::add);
             return Optional.of(ChannelCheckpoint.adopted(id, channel.type(), earlier.get()));
@@ -164,15 +235,13 @@ public record CheckpointMerger(
     }
 
     /**
-     * A channel this consumer adopted before but the committed snapshot lacks: an uncommitted batch
-     * adopted it, or the engine was restored from older state. Only the second moves the server
-     * past the adoption position, which is worth a warning.
+     * A channel this consumer adopted before but the committed snapshot lacks, that the server can
+     * still serve: an uncommitted batch adopted it, or the engine was restored from older state.
+     * Only the second moves the server past the adoption position, which is worth a warning; the
+     * channel is read again from the adoption position.
      */
     private static Optional<ServerAhead> readopt(
             ServerChannel channel, ChannelPosition earlier, ServerCheckpoints checkpoints) {
-        if (channel.status() == ServerChannelStatus.TERMINATED) {
-            return Optional.of(new ServerAhead(channel.channelId(), earlier, "TERMINATED"));
-        }
         return checkpoints
                 .checkpointOf(channel.channelId())
                 .filter(server -> !server.equals(earlier))

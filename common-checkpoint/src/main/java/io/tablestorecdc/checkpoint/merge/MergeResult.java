@@ -24,7 +24,10 @@ import java.util.TreeSet;
  * @param gate which entries the next batch reads and why the others are held
  * @param adopted channels new to this consumer, added in this merge
  * @param vanished unfinished channels the server no longer lists (kept, never dropped)
- * @param serverAhead channels whose server state is ahead of the engine's; the engine wins
+ * @param serverAhead channels whose server checkpoint is ahead of the engine's and that the server
+ *     can still serve; the engine wins and they are read again
+ * @param skipped channels whose changes could not be read any more and were skipped (only under
+ *     {@link ServerAheadPolicy#SKIP}; their entries are tombstones)
  */
 public record MergeResult(
         String tunnelId,
@@ -32,7 +35,8 @@ public record MergeResult(
         GateDecision gate,
         Set<String> adopted,
         Set<String> vanished,
-        List<ServerAhead> serverAhead) {
+        List<ServerAhead> serverAhead,
+        List<UnreadableChannel> skipped) {
 
     public MergeResult {
         Objects.requireNonNull(tunnelId, "tunnelId");
@@ -41,6 +45,7 @@ public record MergeResult(
         adopted = Collections.unmodifiableSortedSet(new TreeSet<>(adopted));
         vanished = Collections.unmodifiableSortedSet(new TreeSet<>(vanished));
         serverAhead = List.copyOf(serverAhead);
+        skipped = List.copyOf(skipped);
     }
 
     /** Ids of the channels the next batch reads. */

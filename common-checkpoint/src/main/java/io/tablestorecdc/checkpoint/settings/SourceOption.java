@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import java.util.Arrays;
 import java.util.Optional;
@@ -74,7 +75,17 @@ public enum SourceOption {
             "ignore.delete",
             Kind.OPTIONAL,
             "false",
-            "Drop row deletions instead of emitting them.");
+            "Drop row deletions instead of emitting them."),
+    ON_SERVER_AHEAD(
+            ServerAheadPolicy.OPTION_KEY,
+            Kind.OPTIONAL,
+            "fail",
+            "What to do when the query or job was restored from state older than the tunnel"
+                    + " server's and the server has since finished channels this state has not read"
+                    + " to their end (a finished channel is never served again): fail (stop before"
+                    + " delivering anything, naming the channels and the ways out) or skip (adopt"
+                    + " the server's state for those channels, log each once and count them; every"
+                    + " other guarantee holds).");
 
     private enum Kind {
         REQUIRED,

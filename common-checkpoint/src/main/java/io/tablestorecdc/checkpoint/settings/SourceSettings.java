@@ -6,6 +6,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.ENDPOINT;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.IGNORE_DELETE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.INSTANCE_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.META_TABLE;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ON_SERVER_AHEAD;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.SKIP_INVALID_DATA;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.STS_TOKEN;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_NAME;
@@ -13,12 +14,14 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_CREATE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,6 +55,7 @@ public final class SourceSettings implements Serializable {
     private final String metaTable;
     private final boolean skipInvalidData;
     private final boolean ignoreDelete;
+    private final ServerAheadPolicy onServerAhead;
 
     private SourceSettings(Reading r) {
         this.endpoint = r.endpoint;
@@ -68,6 +72,7 @@ public final class SourceSettings implements Serializable {
         this.metaTable = r.metaTable;
         this.skipInvalidData = r.skipInvalidData;
         this.ignoreDelete = r.ignoreDelete;
+        this.onServerAhead = r.onServerAhead;
     }
 
     /**
@@ -154,6 +159,11 @@ public final class SourceSettings implements Serializable {
         return ignoreDelete;
     }
 
+    /** What to do with changes older state can no longer read ({@code on.server.ahead}). */
+    public ServerAheadPolicy onServerAhead() {
+        return onServerAhead;
+    }
+
     /**
      * The problem of a {@code tunnel.start} that was set although the source creates no tunnel with
      * a stream part, where it would have no effect; empty otherwise. Spark rejects it; Flink, whose
@@ -217,7 +227,11 @@ public final class SourceSettings implements Serializable {
                 + ", "
                 + IGNORE_DELETE.key()
                 + "="
-                + ignoreDelete;
+                + ignoreDelete
+                + ", "
+                + ON_SERVER_AHEAD.key()
+                + "="
+                + onServerAhead.name().toLowerCase(Locale.ROOT);
     }
 
     @Override
@@ -236,7 +250,8 @@ public final class SourceSettings implements Serializable {
                 && startSet == other.startSet
                 && metaTable.equals(other.metaTable)
                 && skipInvalidData == other.skipInvalidData
-                && ignoreDelete == other.ignoreDelete;
+                && ignoreDelete == other.ignoreDelete
+                && onServerAhead == other.onServerAhead;
     }
 
     @Override
@@ -265,6 +280,7 @@ public final class SourceSettings implements Serializable {
         private final String metaTable;
         private final boolean skipInvalidData;
         private final boolean ignoreDelete;
+        private final ServerAheadPolicy onServerAhead;
 
         Reading(OptionValues values) {
             endpoint = values.required(ENDPOINT.key());
@@ -283,6 +299,11 @@ public final class SourceSettings implements Serializable {
             metaTable = values.parsed(META_TABLE.key(), DEFAULT_META_TABLE, Reading::tableName);
             skipInvalidData = values.bool(SKIP_INVALID_DATA.key(), false);
             ignoreDelete = values.bool(IGNORE_DELETE.key(), false);
+            onServerAhead =
+                    values.parsed(
+                            ON_SERVER_AHEAD.key(),
+                            ServerAheadPolicy.FAIL,
+                            ServerAheadPolicy::fromOption);
         }
 
         /** The core's endpoint rule; the credentials here are placeholders, never the secret. */

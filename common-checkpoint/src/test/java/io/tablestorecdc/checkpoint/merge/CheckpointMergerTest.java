@@ -19,6 +19,7 @@ import static io.tablestorecdc.checkpoint.model.ServerChannelStatus.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -118,12 +119,31 @@ class CheckpointMergerTest {
                         .readable("p", "c")
                         .startsAt("c", ChannelPosition.at("c-0"))
                         .adopted("c"),
-                scenario("20 server TERMINATED, meta READING: meta position kept, tail re-read")
-                        .committed(reading("a", "a-3"))
-                        .listing(listed("a", TERMINATED))
+                scenario("20 server TERMINATED, meta READING, skip: the server's state adopted")
+                        .onServerAhead(ServerAheadPolicy.SKIP)
+                        .committed(reading("a", "a-3"), reading("b", "b-1"))
+                        .listing(listed("a", TERMINATED), listed("b", OPEN))
+                        .readable("b")
+                        .startsAt("a", ChannelPosition.finished())
+                        .skipped("a"),
+                scenario("adopted by a later run and finished since, skip: tombstone, child read")
+                        .onServerAhead(ServerAheadPolicy.SKIP)
+                        .committed(finished("p"))
+                        .listing(
+                                listed("p", TERMINATED), listed("m", TERMINATED), listed("c", OPEN))
+                        .adoptedBefore("m", "m-0")
+                        .serverCheckpoint("c", "c-0")
+                        .readable("c")
+                        .startsAt("m", ChannelPosition.finished())
+                        .adopted("m", "c")
+                        .skipped("m"),
+                scenario("adopted earlier already finished, TERMINATED: nothing lost, no skip")
+                        .committed(reading("a", "a-1"))
+                        .listing(listed("a", OPEN), listed("x", TERMINATED))
+                        .adoptedBefore("x", "finished")
                         .readable("a")
-                        .startsAt("a", ChannelPosition.at("a-3", 2))
-                        .serverAhead("a"),
+                        .startsAt("x", ChannelPosition.finished())
+                        .adopted("x"),
                 scenario("21 only on the server: adopted PENDING at the server checkpoint")
                         .committed(reading("a", "a-1"))
                         .listing(listed("a", OPEN), listed("b", OPEN))
@@ -221,6 +241,14 @@ class CheckpointMergerTest {
                 .extracting(ServerAhead::channelId)
                 .as("server ahead")
                 .containsExactlyInAnyOrderElementsOf(s.ahead);
+        assertThat(result.skipped())
+                .extracting(UnreadableChannel::channelId)
+                .as("skipped")
+                .containsExactlyInAnyOrderElementsOf(s.skipped);
+        assertThat(result.entries().values())
+                .filteredOn(e -> s.skipped.contains(e.channelId()))
+                .as("skipped channels are tombstones with nothing to push")
+                .allSatisfy(e -> assertThat(e.adoptedAt().isFinished()).isTrue());
         s.positions.forEach(
                 (id, pos) -> assertThat(result.entries().get(id).position()).as(id).isEqualTo(pos));
         assertSnapshotComplete(s, result);
@@ -233,6 +261,59 @@ class CheckpointMergerTest {
         assertThat(result.entries().keySet()).containsAll(s.adopted);
         assertThat(result.entries().values())
                 .allSatisfy(e -> assertThat(e.batchRecords()).isZero());
+    }
+
+    @Test
+    void aChannelTheStateHoldsUnfinishedButTheServerFinishedFailsTheMergeByDefault() {
+        MergeScenario s =
+                scenario("20 server TERMINATED, meta READING, fail")
+                        .committed(reading("a", "a-3"), reading("b", "b-1"))
+                        .listing(listed("a", TERMINATED), listed("b", OPEN));
+
+        assertThatThrownBy(s::run)
+                .isInstanceOf(ServerAheadException.class)
+                .hasMessageContaining("restored from state older than the tunnel server's")
+                .hasMessageContaining("a: every change after position a-3+2")
+                .hasMessageContaining("Nothing was delivered")
+                .hasMessageContaining("on.server.ahead=skip")
+                .satisfies(
+                        e ->
+                                assertThat(((ServerAheadException) e).channels())
+                                        .extracting(UnreadableChannel::channelId)
+                                        .containsExactly("a"));
+    }
+
+    @Test
+    void aChannelAdoptedAfterTheStateAndFinishedSinceFailsTheMergeByDefault() {
+        MergeScenario s =
+                scenario("merged channel the state never saw")
+                        .committed(finished("p"))
+                        .listing(
+                                listed("p", TERMINATED), listed("m", TERMINATED), listed("c", OPEN))
+                        .adoptedBefore("m", "m-0")
+                        .serverCheckpoint("c", "c-0");
+
+        assertThatThrownBy(s::run)
+                .isInstanceOf(ServerAheadException.class)
+                .hasMessageContaining("m: every change after position m-0+0")
+                .hasMessageContaining("adopted after the state was taken");
+    }
+
+    @Test
+    void theEnginesWordsNameTheStateItWasRestoredFrom() {
+        ServerAheadException e =
+                new ServerAheadException(
+                                "tid",
+                                List.of(
+                                        new UnreadableChannel(
+                                                "p-1", Optional.of(ChannelPosition.at("t")), true)))
+                        .withContext(Engine.FLINK, "tunnel 'cdc' of table 'orders'", "savepoint 7");
+
+        assertThat(e.getMessage())
+                .contains("The job on tunnel 'cdc' of table 'orders' was restored from state")
+                .contains("(savepoint 7)")
+                .contains("restore from the newest checkpoint or savepoint")
+                .contains("start the job without its checkpoint or savepoint");
     }
 
     @Test

@@ -21,6 +21,7 @@ final class MergeScenario {
     final String name;
     TunnelType tunnelType = TunnelType.STREAM;
     VanishedChannelPolicy policy = VanishedChannelPolicy.FAIL;
+    ServerAheadPolicy onServerAhead = ServerAheadPolicy.FAIL;
     Optional<BatchSnapshot> committed = Optional.empty();
     final List<ServerChannel> listing = new ArrayList<>();
     final Map<String, ChannelPosition> checkpoints = new HashMap<>();
@@ -32,6 +33,7 @@ final class MergeScenario {
     final Set<String> adopted = new TreeSet<>();
     final Set<String> vanished = new TreeSet<>();
     final Set<String> ahead = new TreeSet<>();
+    final Set<String> skipped = new TreeSet<>();
 
     private MergeScenario(String name) {
         this.name = name;
@@ -96,6 +98,16 @@ final class MergeScenario {
         return this;
     }
 
+    MergeScenario onServerAhead(ServerAheadPolicy p) {
+        this.onServerAhead = p;
+        return this;
+    }
+
+    MergeScenario skipped(String... ids) {
+        skipped.addAll(List.of(ids));
+        return this;
+    }
+
     MergeScenario serverAhead(String... ids) {
         ahead.addAll(List.of(ids));
         return this;
@@ -103,7 +115,11 @@ final class MergeScenario {
 
     MergeResult run() {
         return new CheckpointMerger(
-                        Channels.TUNNEL, tunnelType, Optional.of(Channels.CLIENT), policy)
+                        Channels.TUNNEL,
+                        tunnelType,
+                        Optional.of(Channels.CLIENT),
+                        policy,
+                        onServerAhead)
                 .merge(
                         committed,
                         listing,

@@ -3,6 +3,7 @@ package io.tablestorecdc.checkpoint.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.ByteArrayInputStream;
@@ -69,6 +70,7 @@ class SourceSettingsTest {
         m.put("meta.table", "my_meta");
         m.put("skip.invalid.data", "TRUE");
         m.put("ignore.delete", "true");
+        m.put("on.server.ahead", "Skip");
 
         SourceSettings s = parse(m);
 
@@ -78,6 +80,7 @@ class SourceSettingsTest {
         assertThat(s.metaTable()).isEqualTo("my_meta");
         assertThat(s.skipInvalidData()).isTrue();
         assertThat(s.ignoreDelete()).isTrue();
+        assertThat(s.onServerAhead()).isEqualTo(ServerAheadPolicy.SKIP);
         assertThat(s.tablestoreEndpoint().credentials().stsToken()).contains(STS);
         assertThat(s.tablestoreEndpoint().instanceName()).isEqualTo("inst");
     }
@@ -98,7 +101,8 @@ class SourceSettingsTest {
                         "tunnel.start",
                         "meta.table",
                         "skip.invalid.data",
-                        "ignore.delete");
+                        "ignore.delete",
+                        "on.server.ahead");
         assertThat(SourceOption.values()).allMatch(o -> !o.description().isBlank());
         assertThat(SourceOption.values())
                 .filteredOn(SourceOption::required)
@@ -136,6 +140,10 @@ class SourceSettingsTest {
                 "ignore.delete",
                 "1",
                 "Option 'ignore.delete' has invalid value '1': use true or false (default)");
+        assertBad(
+                "on.server.ahead",
+                "ignore",
+                "Option 'on.server.ahead' has invalid value 'ignore': use fail (default) or skip");
         assertBad(
                 "meta.table",
                 " ",

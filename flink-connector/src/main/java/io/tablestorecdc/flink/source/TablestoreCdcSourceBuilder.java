@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
@@ -62,6 +63,7 @@ public final class TablestoreCdcSourceBuilder<T> {
     private Duration heartbeatTimeout = TablestoreCdcOptions.HEARTBEAT_TIMEOUT.defaultValue();
     private boolean skipInvalidData;
     private boolean ignoreDelete;
+    private ServerAheadPolicy onServerAhead = ServerAheadPolicy.FAIL;
     private Instant stopAt;
     private ChangeRecordDeserializer<T> deserializer;
     private TunnelProxyFactory proxyFactory = SdkTunnelProxyFactory.INSTANCE;
@@ -162,6 +164,17 @@ public final class TablestoreCdcSourceBuilder<T> {
     }
 
     /**
+     * What to do when the job was restored from state older than the tunnel server's and some
+     * changes can no longer be read (option {@code on.server.ahead}): {@code FAIL} (the default)
+     * stops before delivering anything and names the ways out; {@code SKIP} goes on without them,
+     * logging and counting each skipped channel.
+     */
+    public TablestoreCdcSourceBuilder<T> setOnServerAhead(ServerAheadPolicy onServerAhead) {
+        this.onServerAhead = java.util.Objects.requireNonNull(onServerAhead, "onServerAhead");
+        return this;
+    }
+
+    /**
      * Makes the source bounded (option {@code scan.bounded.stop-at}): each channel is read up to
      * its last change committed at or before {@code stopAt}, and the job ends when every channel
      * has stopped there or finished. {@code null} (the default) reads continuously.
@@ -244,6 +257,10 @@ public final class TablestoreCdcSourceBuilder<T> {
         putIfSet(options, SourceOption.META_TABLE, metaTable);
         putIfSet(options, SourceOption.SKIP_INVALID_DATA, String.valueOf(skipInvalidData));
         putIfSet(options, SourceOption.IGNORE_DELETE, String.valueOf(ignoreDelete));
+        putIfSet(
+                options,
+                SourceOption.ON_SERVER_AHEAD,
+                onServerAhead.name().toLowerCase(java.util.Locale.ROOT));
         return options;
     }
 

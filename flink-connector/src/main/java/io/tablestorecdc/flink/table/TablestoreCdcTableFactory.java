@@ -77,6 +77,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 META_TABLE,
                 SKIP_INVALID_DATA,
                 IGNORE_DELETE,
+                TablestoreCdcOptions.ON_SERVER_AHEAD,
                 DISCOVERY_INTERVAL,
                 HEARTBEAT_INTERVAL,
                 HEARTBEAT_TIMEOUT,
@@ -182,6 +183,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                     .setMetaTable(settings.metaTable())
                     .setSkipInvalidData(settings.skipInvalidData())
                     .setIgnoreDelete(settings.ignoreDelete())
+                    .setOnServerAhead(settings.onServerAhead())
                     .setDiscoveryInterval(discovery)
                     .setHeartbeatInterval(heartbeat)
                     .setHeartbeatTimeout(heartbeatTimeout)

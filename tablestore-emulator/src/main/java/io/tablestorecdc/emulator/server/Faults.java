@@ -230,6 +230,12 @@ public final class Faults {
         rules.clear();
     }
 
+    /** Whether every rule with a count has used it up (a test's proof its faults happened). */
+    public boolean exhausted() {
+        return rules.stream()
+                .allMatch(r -> r.rule().count() == UNLIMITED || r.remaining().get() == 0);
+    }
+
     public List<Rule> rules() {
         List<Rule> out = new ArrayList<>();
         rules.forEach(r -> out.add(r.rule()));

@@ -47,6 +47,8 @@ public final class TablestoreCdcOptions {
 
     public static final ConfigOption<Boolean> IGNORE_DELETE = flag(SourceOption.IGNORE_DELETE);
 
+    public static final ConfigOption<String> ON_SERVER_AHEAD = text(SourceOption.ON_SERVER_AHEAD);
+
     public static final ConfigOption<Duration> DISCOVERY_INTERVAL =
             ConfigOptions.key("discovery.interval")
                     .durationType()

@@ -53,6 +53,11 @@ final class CheckpointCommits {
         progress.adopt(channelId, type, start);
     }
 
+    /** A restored channel skipped under {@code on.server.ahead=skip}: committed finished. */
+    void skipped(String channelId) {
+        progress.commit(channelId, ChannelPosition.finished());
+    }
+
     /** Snapshot {@code checkpointId} records the finishes in {@code finished} not yet durable. */
     void recordSnapshot(long checkpointId, Collection<String> finished) {
         Map<String, ChannelPosition> committed = progress.positions();

@@ -20,10 +20,15 @@ import org.apache.flink.annotation.Internal;
  *     start and in state written before ownership existed; kept so that a restore takes the tunnel
  *     over from the job it replaces instead of waiting for that job's lease to expire
  * @param splits every known channel, by id
+ * @param checkpointId the checkpoint or savepoint this state was taken for, empty in state written
+ *     before it was kept (named when a restore from older state is refused)
  */
 @Internal
 public record EnumeratorState(
-        Optional<String> tunnelId, Optional<String> consumerId, Map<String, Entry> splits) {
+        Optional<String> tunnelId,
+        Optional<String> consumerId,
+        Map<String, Entry> splits,
+        Optional<Long> checkpointId) {
 
     /** One known channel. */
     public record Entry(ChannelSplit split, SplitStatus status) {
@@ -36,7 +41,14 @@ public record EnumeratorState(
     public EnumeratorState {
         Objects.requireNonNull(tunnelId, "tunnelId");
         Objects.requireNonNull(consumerId, "consumerId");
+        Objects.requireNonNull(checkpointId, "checkpointId");
         splits = Collections.unmodifiableMap(new TreeMap<>(splits));
+    }
+
+    /** A state without the checkpoint id (as version 2 of the serializer stored it). */
+    public EnumeratorState(
+            Optional<String> tunnelId, Optional<String> consumerId, Map<String, Entry> splits) {
+        this(tunnelId, consumerId, splits, Optional.empty());
     }
 
     /** A state without a consumer id (as version 1 of the serializer stored it). */

@@ -16,15 +16,17 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * <p>Version 1: tunnel-id flag and UTF, split count (int), then per split its status code (UTF) and
  * the split in {@link ChannelSplitSerializer} version 1. Version 2: as version 1 with the
- * consumer-id flag and UTF right after the tunnel id. Old versions stay readable; trailing bytes
- * and unknown versions are rejected with a message.
+ * consumer-id flag and UTF right after the tunnel id. Version 3: as version 2 with the
+ * checkpoint-id flag and long after the consumer id. Old versions stay readable; trailing bytes and
+ * unknown versions are rejected with a message.
  */
 @Internal
 public final class EnumeratorStateSerializer implements SimpleVersionedSerializer<EnumeratorState> {
 
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
-    public static final int CURRENT_VERSION = VERSION_2;
+    public static final int VERSION_3 = 3;
+    public static final int CURRENT_VERSION = VERSION_3;
 
     @Override
     public int getVersion() {
@@ -36,6 +38,10 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
         DataOutputSerializer out = new DataOutputSerializer(256);
         writeOptional(state.tunnelId(), out);
         writeOptional(state.consumerId(), out);
+        out.writeBoolean(state.checkpointId().isPresent());
+        if (state.checkpointId().isPresent()) {
+            out.writeLong(state.checkpointId().get());
+        }
         out.writeInt(state.splits().size());
         for (EnumeratorState.Entry entry : state.splits().values()) {
             out.writeUTF(entry.status().code());
@@ -58,7 +64,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
 
     @Override
     public EnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1 && version != VERSION_2) {
+        if (version < VERSION_1 || version > VERSION_3) {
             throw new IOException(
                     "Unknown enumerator state version "
                             + version
@@ -70,6 +76,10 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         Optional<String> tunnelId = readOptional(in);
         Optional<String> consumerId = version >= VERSION_2 ? readOptional(in) : Optional.empty();
+        Optional<Long> checkpointId =
+                version >= VERSION_3 && in.readBoolean()
+                        ? Optional.of(in.readLong())
+                        : Optional.empty();
         int count = in.readInt();
         if (count < 0) {
             throw new IOException("Corrupt enumerator state: negative split count " + count);
@@ -81,7 +91,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
             splits.put(split.splitId(), new EnumeratorState.Entry(split, status));
         }
         ChannelSplitSerializer.requireFullyRead(in, "enumerator state");
-        return new EnumeratorState(tunnelId, consumerId, splits);
+        return new EnumeratorState(tunnelId, consumerId, splits, checkpointId);
     }
 
     private static SplitStatus readStatus(String code) throws IOException {

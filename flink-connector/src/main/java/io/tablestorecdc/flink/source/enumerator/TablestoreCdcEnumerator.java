@@ -1,8 +1,13 @@
 package io.tablestorecdc.flink.source.enumerator;
 
+import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.ParentChildGate;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
+import io.tablestorecdc.checkpoint.merge.ServerAheadException;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
@@ -20,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -60,6 +66,9 @@ public final class TablestoreCdcEnumerator
     private final SplitAssigner assigner = SplitAssigner.balanced();
     private final CheckpointCommits commits = new CheckpointCommits();
 
+    private final Optional<Long> restoredFrom;
+    private final boolean restoredState;
+    private Set<String> skipped = Set.of();
     private Optional<String> tunnelId;
     private TunnelType tunnelType;
     private TunnelConnection connection;
@@ -82,6 +91,8 @@ public final class TablestoreCdcEnumerator
         this.metaFactory = metaFactory;
         this.consumerId = consumerId;
         this.tunnelId = restored.tunnelId();
+        this.restoredFrom = restored.checkpointId();
+        this.restoredState = restored.tunnelId().isPresent();
         this.splits = SplitTracker.restore(restored);
         commits.restore(restored);
         // Restored assignments live in the readers' restored state.
@@ -102,6 +113,9 @@ public final class TablestoreCdcEnumerator
         tunnelId = Optional.of(connection.tunnel().tunnelId());
         tunnelType = connection.tunnel().type();
         lastListing = connection.tunnel().channels();
+        if (restoredState) {
+            checkRestoredState();
+        }
         // A restored state is a completed checkpoint: its finishes are durable, and those the
         // server does not show terminated may never have reached it.
         commits.pushes().restoredFinishes(splits.finishedIds(), lastListing);
@@ -124,6 +138,48 @@ public final class TablestoreCdcEnumerator
         context.callAsync(
                 () -> connection.discover(splits.knownIds()), this::onDiscovery, 0L, tick);
         pushCommitted();
+    }
+
+    /**
+     * A state older than the server's may hold changes the server can no longer serve (the core's
+     * rule, {@link CheckpointMerger#unreadable}): fail before anything is read, or with {@code
+     * on.server.ahead=skip} end those channels as finished here and in every reader.
+     */
+    private void checkRestoredState() {
+        List<UnreadableChannel> unreadable =
+                CheckpointMerger.unreadable(
+                        splits.entries(), lastListing, connection.adoptionHistory());
+        if (unreadable.isEmpty()) {
+            return;
+        }
+        if (config.settings().onServerAhead() == ServerAheadPolicy.FAIL) {
+            connection.close(); // the lease too: every attempt fails the same way at once
+            connection = null;
+            throw new ServerAheadException(tunnelId.orElseThrow(), unreadable)
+                    .withContext(
+                            Engine.FLINK,
+                            "tunnel '"
+                                    + config.tunnelName()
+                                    + "' of table '"
+                                    + config.tableName()
+                                    + "'",
+                            restoredFrom
+                                    .map(id -> "Flink checkpoint or savepoint " + id)
+                                    .orElse("a Flink checkpoint or savepoint"));
+        }
+        Set<String> ids = new TreeSet<>();
+        for (UnreadableChannel channel : unreadable) {
+            LOG.warn(
+                    "Skipping changes the tunnel server can no longer serve ({}=skip): {}",
+                    ServerAheadPolicy.OPTION_KEY,
+                    channel.describe());
+            ids.add(channel.channelId());
+            if (splits.isKnown(channel.channelId())) {
+                splits.finish(channel.channelId());
+                commits.skipped(channel.channelId());
+            }
+        }
+        skipped = Set.copyOf(ids);
     }
 
     private void onDiscovery(ChannelDiscovery discovery, Throwable error) {
@@ -236,7 +292,7 @@ public final class TablestoreCdcEnumerator
     public void addReader(int subtaskId) {
         if (connection != null) {
             context.sendEventToSourceReader(
-                    subtaskId, new TunnelClientEvent(connection.clientId()));
+                    subtaskId, new TunnelClientEvent(connection.clientId(), skipped));
         }
         assignPending();
         if (noMoreSplits) {
@@ -278,7 +334,8 @@ public final class TablestoreCdcEnumerator
     @Override
     public EnumeratorState snapshotState(long checkpointId) {
         commits.recordSnapshot(checkpointId, splits.finishedIds());
-        return new EnumeratorState(tunnelId, Optional.of(consumerId), splits.snapshot());
+        return new EnumeratorState(
+                tunnelId, Optional.of(consumerId), splits.snapshot(), Optional.of(checkpointId));
     }
 
     @Override
@@ -368,6 +425,7 @@ public final class TablestoreCdcEnumerator
         context.metricGroup().gauge("channelsUnassigned", splits::unassignedCount);
         context.metricGroup().gauge("channelsAssigned", splits::assignedCount);
         context.metricGroup().gauge("channelsFinished", splits::finishedCount);
+        context.metricGroup().gauge("channelsSkippedOnServerAhead", () -> skipped.size());
         context.metricGroup()
                 .gauge(
                         "channelsWaitingOnServer",

@@ -5,6 +5,7 @@ import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
 import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
@@ -25,6 +26,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The job's connection to Tablestore, opened in the core's order (invariant 8): the tunnel found or
@@ -36,6 +39,8 @@ import org.apache.flink.metrics.MetricGroup;
 @Internal
 final class TunnelConnection implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TunnelConnection.class);
+
     /** Extra heartbeats (after a finish, or for a newly opened channel) at most this often. */
     static final Duration MIN_EXTRA_HEARTBEAT_GAP = Duration.ofMillis(500);
 
@@ -44,9 +49,11 @@ final class TunnelConnection implements AutoCloseable {
     private final TunnelDescription tunnel;
     private final MetaTableClient metaClient;
     private final MetaSnapshotWriter meta;
+    private final MetaStore store;
     private final OwnerLeaseKeeper owner;
     private final TunnelSession session;
     private final ServerPushLedger pushes;
+    private final AdoptionHistory adoptedAtOpen;
 
     private volatile long lastHeartbeatNanos;
     private volatile boolean heartbeatSoon;
@@ -58,12 +65,13 @@ final class TunnelConnection implements AutoCloseable {
             TunnelDescription tunnel,
             MetaTableClient metaClient,
             OwnerLeaseKeeper owner,
-            ServerPushLedger pushes) {
+            ServerPushLedger pushes,
+            boolean restored) {
         this.config = config;
         this.proxy = proxy;
         this.tunnel = tunnel;
         this.metaClient = metaClient;
-        MetaStore store = new MetaStore(metaClient);
+        this.store = new MetaStore(metaClient);
         this.meta = new MetaSnapshotWriter(store);
         this.owner = owner;
         this.pushes = pushes;
@@ -74,6 +82,9 @@ final class TunnelConnection implements AutoCloseable {
                         tunnel.tunnelId(),
                         config.sessionConfig("flink:" + config.tunnelName()));
         owner.recordClient(session.clientId());
+        // Only a restored job goes back to earlier adoptions: a new one takes over where the
+        // server stands (from a consumer of another engine, say), as Spark's first start does.
+        this.adoptedAtOpen = restored ? adoptionHistory() : AdoptionHistory.none();
         this.lastHeartbeatNanos = System.nanoTime();
     }
 
@@ -109,7 +120,8 @@ final class TunnelConnection implements AutoCloseable {
             MetaStore store = new MetaStore(metaClient);
             store.ensureTable();
             OwnerLeaseKeeper owner = OwnerLeaseKeeper.acquire(store, tunnel.tunnelId(), consumerId);
-            return new TunnelConnection(config, proxy, tunnel, metaClient, owner, pushes);
+            return new TunnelConnection(
+                    config, proxy, tunnel, metaClient, owner, pushes, savedTunnelId.isPresent());
         } catch (RuntimeException e) {
             if (metaClient != null) {
                 metaClient.close();
@@ -131,6 +143,13 @@ final class TunnelConnection implements AutoCloseable {
         return meta;
     }
 
+    /**
+     * Where consumers of this tunnel (this job's earlier runs among them) first adopted channels.
+     */
+    AdoptionHistory adoptionHistory() {
+        return AdoptionHistory.of(store.adoptions(tunnel.tunnelId()));
+    }
+
     String metaTableName() {
         return metaClient.tableName();
     }
@@ -150,8 +169,7 @@ final class TunnelConnection implements AutoCloseable {
         for (ServerChannel channel : listed.channels()) {
             String id = channel.channelId();
             if (open.contains(id) && !known.contains(id)) {
-                ChannelPosition start = session.serverCheckpoint(id).position();
-                candidates.put(id, new ChannelSplit(id, channel.type(), start));
+                candidates.put(id, new ChannelSplit(id, channel.type(), startOf(id)));
             } else if (channel.isOpen() && !open.contains(id) && !known.contains(id)) {
                 // Opened on the server (e.g. a child) but not yet assigned to this client: the
                 // next heartbeat picks it up, without waiting a whole heartbeat interval.
@@ -159,6 +177,28 @@ final class TunnelConnection implements AutoCloseable {
             }
         }
         return new ChannelDiscovery(listed.channels(), open, candidates, covered);
+    }
+
+    /**
+     * Where a channel new to the job's state starts (invariant 5): where this consumer first
+     * adopted it, if it did before (the state was restored from before that adoption: the channel
+     * is read again from there, whatever the server's checkpoint says), else the server's
+     * checkpoint.
+     */
+    private ChannelPosition startOf(String channelId) {
+        ChannelPosition server = session.serverCheckpoint(channelId).position();
+        Optional<ChannelPosition> earlier = adoptedAtOpen.firstAdoptedAt(channelId);
+        if (earlier.isPresent() && !earlier.get().equals(server) && !server.isFinished()) {
+            LOG.warn(
+                    "Channel {}: the tunnel server's checkpoint {} is ahead of where this consumer"
+                            + " first adopted it; the state was restored from before that, so it"
+                            + " is read again from {}",
+                    channelId,
+                    server,
+                    earlier.get());
+            return earlier.get();
+        }
+        return server;
     }
 
     private void heartbeatIfDue() {

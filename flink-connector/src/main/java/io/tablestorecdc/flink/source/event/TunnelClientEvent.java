@@ -2,13 +2,16 @@ package io.tablestorecdc.flink.source.event;
 
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
  * Enumerator to reader: the tunnel client to read with. The enumerator is the tunnel client, and
  * its id changes whenever it reconnects (for example after a JobManager failover), so readers get
- * it by event rather than inside their (checkpointed) splits.
+ * it by event rather than inside their (checkpointed) splits. With it come the channels a reader
+ * must not read but end as finished: restored channels whose changes the server can no longer
+ * serve, skipped under {@code on.server.ahead=skip} (before the client id, so none is read first).
  */
 @Internal
 public final class TunnelClientEvent implements SourceEvent {
@@ -16,18 +19,31 @@ public final class TunnelClientEvent implements SourceEvent {
     private static final long serialVersionUID = 1L;
 
     private final TunnelClientId clientId;
+    private final Set<String> skipped;
 
     public TunnelClientEvent(TunnelClientId clientId) {
+        this(clientId, Set.of());
+    }
+
+    public TunnelClientEvent(TunnelClientId clientId, Set<String> skipped) {
         this.clientId = Objects.requireNonNull(clientId);
+        this.skipped = Set.copyOf(skipped);
     }
 
     public TunnelClientId clientId() {
         return clientId;
     }
 
+    /** Channels to end as finished without reading them. */
+    public Set<String> skipped() {
+        return skipped;
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof TunnelClientEvent && ((TunnelClientEvent) o).clientId.equals(clientId);
+        return o instanceof TunnelClientEvent
+                && ((TunnelClientEvent) o).clientId.equals(clientId)
+                && ((TunnelClientEvent) o).skipped.equals(skipped);
     }
 
     @Override

@@ -29,6 +29,8 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the channels assigned to one reader, one {@code readRecords} call per fetch, round robin.
@@ -56,6 +58,8 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
     public static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
     private static final long MAX_WAIT_MILLIS = 100;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelSplitReader.class);
 
     private final TunnelProxy proxy;
     private final ExecutorService aheadThread;
@@ -106,6 +110,14 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
             return out.build();
         }
         ChannelCursor cursor = next.get();
+        if (fetched.isSkipped(cursor.channelId())) {
+            LOG.warn(
+                    "Not reading channel {}: the tunnel server can no longer serve it"
+                            + " (on.server.ahead=skip)",
+                    cursor.channelId());
+            end(cursor, out);
+            return out.build();
+        }
         read(id.get(), cursor, out);
         requestNextPage(id.get());
         return out.build();

@@ -19,6 +19,7 @@ public final class FetchedChannels {
     private final LongSupplier clockMillis;
     private final Map<String, Progress> progress = new ConcurrentHashMap<>();
     private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+    private final Set<String> skipped = ConcurrentHashMap.newKeySet();
     private volatile long fetchLagMillis = -1;
 
     public FetchedChannels() {
@@ -59,6 +60,18 @@ public final class FetchedChannels {
     }
 
     /** Forgets a channel that is no longer read here. */
+    /**
+     * Channels the enumerator skipped ({@code on.server.ahead=skip}): the server can no longer
+     * serve them, so the split readers end them as finished without reading.
+     */
+    void skip(Set<String> channelIds) {
+        skipped.addAll(channelIds);
+    }
+
+    boolean isSkipped(String channelId) {
+        return skipped.contains(channelId);
+    }
+
     void forget(String channelId) {
         progress.remove(channelId);
     }

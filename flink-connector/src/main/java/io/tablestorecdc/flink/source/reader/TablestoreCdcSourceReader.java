@@ -198,8 +198,10 @@ public final class TablestoreCdcSourceReader<T>
     @Override
     public void handleSourceEvents(SourceEvent event) {
         if (event instanceof TunnelClientEvent) {
-            TunnelClientId id = ((TunnelClientEvent) event).clientId();
+            TunnelClientEvent tunnelClient = (TunnelClientEvent) event;
+            TunnelClientId id = tunnelClient.clientId();
             LOG.info("Reading with tunnel client {}", id.clientId());
+            fetched.skip(tunnelClient.skipped()); // before the client: nothing skipped is read
             client.set(id);
         } else {
             super.handleSourceEvents(event);

@@ -58,16 +58,29 @@ class EnumeratorStateSerializerTest {
     }
 
     @Test
-    void currentVersionWritesTheVersion2GoldenBytes() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_2);
-        assertThat(serializer.serialize(goldenState())).isEqualTo(golden("v2"));
+    void version3GoldenBytesDeserializeWithTheCheckpointId() throws IOException {
+        EnumeratorState restored = serializer.deserialize(3, golden("v3"));
+
+        assertThat(restored).isEqualTo(goldenStateV3());
+        assertThat(restored.checkpointId()).contains(7L);
+    }
+
+    @Test
+    void currentVersionWritesTheVersion3GoldenBytes() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_3);
+        assertThat(serializer.serialize(goldenStateV3())).isEqualTo(golden("v3"));
     }
 
     @Test
     void roundTripsAStateWithoutATunnelYet() throws IOException {
         EnumeratorState initial = EnumeratorState.initial();
 
-        assertThat(serializer.deserialize(2, serializer.serialize(initial))).isEqualTo(initial);
+        assertThat(serializer.deserialize(3, serializer.serialize(initial))).isEqualTo(initial);
+    }
+
+    private static EnumeratorState goldenStateV3() {
+        EnumeratorState v2 = goldenState();
+        return new EnumeratorState(v2.tunnelId(), v2.consumerId(), v2.splits(), Optional.of(7L));
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.tablestorecdc.flink.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadException;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
@@ -43,6 +45,7 @@ class TablestoreCdcEnumeratorTest {
     private MockSplitEnumeratorContext<ChannelSplit> context;
     private SplitEnumerator<ChannelSplit, EnumeratorState> enumerator;
     private Instant stopAt; // none: continuous
+    private ServerAheadPolicy onServerAhead = ServerAheadPolicy.FAIL;
 
     @AfterEach
     void close() throws Exception {
@@ -310,6 +313,61 @@ class TablestoreCdcEnumeratorTest {
         assertThat(server.log()).containsExactly("checkpoint b finished");
     }
 
+    // ---- restoring from older state (docs/exactly-once.md, "Restoring from older state") ----
+
+    @Test
+    void aRestoredChannelTheServerFinishedSinceFailsTheStartNamingIt() {
+        givenStreamChannels("a", "b");
+        server.finishedOnServer("a");
+        EnumeratorState older =
+                new EnumeratorState(
+                        Optional.of(TUNNEL_ID),
+                        Optional.empty(),
+                        state(
+                                        entry(
+                                                "a",
+                                                ChannelPosition.at("a@3", 1),
+                                                SplitStatus.ASSIGNED),
+                                        entry("b", ChannelPosition.at("b@1"), SplitStatus.ASSIGNED))
+                                .splits(),
+                        Optional.of(7L));
+
+        assertThatThrownBy(() -> start(2, older))
+                .isInstanceOf(ServerAheadException.class)
+                .hasMessageContaining("The job on tunnel 'orders-tunnel' of table")
+                .hasMessageContaining("(Flink checkpoint or savepoint 7)")
+                .hasMessageContaining("a: every change after position a@3+1")
+                .hasMessageContaining("Nothing was delivered")
+                .hasMessageContaining("on.server.ahead=skip");
+        assertThat(server.log()).isEmpty();
+    }
+
+    @Test
+    void withSkipARestoredChannelTheServerFinishedEndsUnreadAndTheOthersGoOn() throws Throwable {
+        onServerAhead = ServerAheadPolicy.SKIP;
+        givenStreamChannels("a", "b");
+        server.finishedOnServer("a");
+        start(
+                1,
+                state(
+                        entry("a", ChannelPosition.at("a@3", 1), SplitStatus.UNASSIGNED),
+                        entry("b", ChannelPosition.at("b@1"), SplitStatus.UNASSIGNED)));
+
+        registerReaders(0);
+        runAsync();
+
+        assertThat(context.getSentSourceEvent().get(0))
+                .singleElement()
+                .isEqualTo(
+                        new TunnelClientEvent(
+                                ((TunnelClientEvent) context.getSentSourceEvent().get(0).get(0))
+                                        .clientId(),
+                                Set.of("a")));
+        assertThat(allAssigned()).containsExactly("b");
+        assertThat(stateOf(enumerator.snapshotState(1))).containsEntry("a", SplitStatus.FINISHED);
+        assertThat(server.finishesReceived()).as("the server had finished it").isEmpty();
+    }
+
     @Test
     void restoredUnassignedSplitsAreAssignedAtTheirSavedPosition() throws Throwable {
         givenStreamChannels("a");
@@ -503,6 +561,7 @@ class TablestoreCdcEnumeratorTest {
                         .setDiscoveryInterval(Duration.ofSeconds(1))
                         .setHeartbeatInterval(Duration.ofSeconds(5))
                         .setStopAt(stopAt)
+                        .setOnServerAhead(onServerAhead)
                         .setDeserializer(new RecordStrings())
                         .setTunnelProxyFactory(
                                 FakeTunnelServers.register(getClass().getName(), server))

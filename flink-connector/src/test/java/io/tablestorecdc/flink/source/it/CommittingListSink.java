@@ -45,6 +45,11 @@ final class CommittingListSink extends RichSinkFunction<String>
         return out;
     }
 
+    /** How many checkpoints have committed (with or without values). */
+    static int commits(String name) {
+        return COMMITTED.get(name).size();
+    }
+
     @Override
     public void invoke(String value, Context context) {
         current.add(value);

@@ -9,6 +9,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.IncompleteSnapshotException;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
@@ -58,6 +59,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The source in a MiniCluster against the emulator, through the real SDK. Each test checks the
@@ -83,6 +86,7 @@ class TablestoreCdcSourceITCase {
     private final List<JobClient> jobs = new ArrayList<>();
     private String table;
     private String tunnel;
+    private ServerAheadPolicy serverAhead = ServerAheadPolicy.FAIL;
 
     @BeforeAll
     static void startEmulator() {
@@ -228,6 +232,83 @@ class TablestoreCdcSourceITCase {
         writeRoundAndAwaitCommitted(sink, 4, written);
 
         assertCommittedExactlyOnce(sink, written);
+    }
+
+    // ---- restoring from older state (docs/exactly-once.md, "Restoring from older state") ----
+
+    /**
+     * The old state is taken before a split, a merge and a split; the server then finished the
+     * channels of rounds 2 and 3. By default the restored job fails naming them; with {@code
+     * on.server.ahead=skip} it delivers exactly what the server can still serve (round 4), once.
+     */
+    @ParameterizedTest(name = "older {0}")
+    @ValueSource(strings = {"savepoint", "retained checkpoint"})
+    void aRestoreAcrossFinishedChannelsFailsNamingThemOrWithSkipReadsWhatIsLeftOnce(
+            String kind, @TempDir Path states) throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "older-" + COUNTER.incrementAndGet();
+        Configuration conf = retainingCheckpointsIn(states.resolve("checkpoints"));
+        JobClient first = run(sink, conf, 1);
+        List<String> round1 = new ArrayList<>();
+        writeRoundAndAwaitCommitted(sink, 1, round1);
+        awaitCheckpointsAfter(sink, 2); // the old state's sink holds nothing uncommitted
+        String older = olderState(kind, first, states);
+
+        jobs.add(run(sink, restoringFrom(conf, older), 2));
+        List<String> later = new ArrayList<>();
+        splitAt("m");
+        writeRoundAndAwaitCommitted(sink, 2, later);
+        bed.emulator().tunnels().merge(table, key("m"));
+        writeRoundAndAwaitCommitted(sink, 3, later);
+        splitAt("m");
+        List<String> round4 = new ArrayList<>();
+        writeRound(4, round4);
+        awaitCommitted(sink, round1.size() + later.size() + round4.size());
+        cancelJobs();
+        jobs.clear();
+
+        String refusedSink = sink + "-fail";
+        JobClient refused = run(refusedSink, restoringFrom(conf, older), 2);
+        Throwable failure = refused.getJobExecutionResult().handle((r, e) -> e).get();
+        assertThat(failure)
+                .as("the job fails")
+                .isNotNull()
+                .hasStackTraceContaining("restored from state older than the tunnel server's")
+                .hasStackTraceContaining("(Flink checkpoint or savepoint ")
+                .hasStackTraceContaining("p-0: every change after position")
+                .hasStackTraceContaining("restore from the newest checkpoint or savepoint")
+                .hasStackTraceContaining("on.server.ahead=skip");
+        assertThat(CommittingListSink.committed(refusedSink)).as("nothing delivered").isEmpty();
+
+        String skipSink = sink + "-skip";
+        serverAhead = ServerAheadPolicy.SKIP;
+        jobs.add(run(skipSink, restoringFrom(conf, older), 2));
+        awaitCommitted(skipSink, round4.size());
+        awaitCheckpointsAfter(skipSink, 3); // a duplicate would be committed by these
+        assertCommittedExactlyOnce(skipSink, round4);
+    }
+
+    @Test
+    void aRestoreFromAnOlderSavepointWithNothingFinishedSinceReadsTheLaterChangesAgain(
+            @TempDir Path savepoints) throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "reread-" + COUNTER.incrementAndGet();
+        JobClient first = run(sink, new Configuration(), 2);
+        writeRoundAndAwaitCommitted(sink, 1, new ArrayList<>());
+        awaitCheckpointsAfter(sink, 2); // the savepoint's sink holds nothing uncommitted
+        String older = stopWithSavepoint(first, savepoints);
+        JobClient second = run(sink, restoringFrom(new Configuration(), older), 2);
+        jobs.add(second);
+        List<String> later = new ArrayList<>();
+        writeRoundAndAwaitCommitted(sink, 2, later);
+        second.cancel().get();
+        jobs.clear();
+
+        String again = sink + "-again";
+        jobs.add(run(again, restoringFrom(new Configuration(), older), 2));
+        awaitCommitted(again, later.size());
+        awaitCheckpointsAfter(again, 3);
+        assertCommittedExactlyOnce(again, later);
     }
 
     @Test
@@ -458,6 +539,32 @@ class TablestoreCdcSourceITCase {
         return restore;
     }
 
+    private static Configuration retainingCheckpointsIn(Path dir) {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.toUri().toString());
+        conf.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
+        return conf;
+    }
+
+    /** Stops {@code job} and returns its last state of {@code kind}, for a later restore. */
+    private static String olderState(String kind, JobClient job, Path states) throws Exception {
+        if (kind.equals("savepoint")) {
+            return stopWithSavepoint(job, states.resolve("savepoints"));
+        }
+        latestCheckpoint(states.resolve("checkpoints"));
+        job.cancel().get();
+        return latestCheckpoint(states.resolve("checkpoints")).toUri().toString();
+    }
+
+    /** Waits until {@code n} more checkpoints of the job writing {@code sink} have committed. */
+    private void awaitCheckpointsAfter(String sink, int n) {
+        long target = CommittingListSink.commits(sink) + n;
+        await(n + " more checkpoints", () -> CommittingListSink.commits(sink) >= target);
+    }
+
     private static Configuration fixedDelayRestarts(int attempts, Duration delay) {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -478,6 +585,7 @@ class TablestoreCdcSourceITCase {
                 .setHeartbeatTimeout(Duration.ofSeconds(30))
                 .setMetaTable(META_TABLE)
                 .setStopAt(stopAt)
+                .setOnServerAhead(serverAhead)
                 .setDeserializer(new RecordStrings())
                 .build();
     }

@@ -77,6 +77,27 @@ class ChannelSplitReaderTest {
     }
 
     @Test
+    void aSkippedChannelEndsFinishedWithoutBeingRead() throws Exception {
+        FetchedChannels fetched = new FetchedChannels();
+        fetched.skip(Set.of("a"));
+        ChannelSplitReader skipping =
+                new ChannelSplitReader(
+                        server.proxy(),
+                        () -> Optional.ofNullable(client.get()),
+                        fetched,
+                        Optional.empty());
+        skipping.handleSplitsChanges(
+                new SplitsAddition<>(List.of(split(ChannelPosition.at("a@2", 1)))));
+
+        RecordsWithSplitIds<PositionedRecord> batch = skipping.fetch();
+
+        assertThat(batch.nextSplit()).isNull();
+        assertThat(batch.finishedSplits()).containsExactly("a");
+        assertThat(server.reads()).isEmpty();
+        skipping.close();
+    }
+
+    @Test
     void readsNothingUntilTheTunnelClientIsKnown() throws Exception {
         client.set(null);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));

@@ -39,6 +39,7 @@ public final class FakeTunnelServer {
     private final Map<String, FakeChannel> channels = new LinkedHashMap<>();
     private final List<String> finishesReceived = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
+    private final List<String> reads = new ArrayList<>();
     private final List<String> shutdowns = new ArrayList<>();
     private int batchSize = 2;
     private int clients;
@@ -120,6 +121,11 @@ public final class FakeTunnelServer {
     }
 
     /** Calls that changed server state, e.g. {@code checkpoint a a@2}. */
+    /** The channel of every readRecords call, in order. */
+    public synchronized List<String> reads() {
+        return List.copyOf(reads);
+    }
+
     public synchronized List<String> log() {
         return List.copyOf(log);
     }
@@ -233,6 +239,7 @@ public final class FakeTunnelServer {
         public ReadResult readRecords(TunnelClientId client, String channelId, String token) {
             synchronized (FakeTunnelServer.this) {
                 FakeChannel c = channels.get(channelId);
+                reads.add(channelId);
                 int offset = Integer.parseInt(token.substring(token.indexOf('@') + 1));
                 int end = Math.min(c.records.size(), offset + batchSize);
                 List<ChangeRecord> records = c.records.subList(offset, end);
