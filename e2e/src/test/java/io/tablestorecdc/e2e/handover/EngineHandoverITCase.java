@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +76,8 @@ class EngineHandoverITCase {
                     List.of(stream.splitAt(0.15), stream.mergeAt(0.8)));
             SparkCapture first = SparkCapture.start(spark, stream, checkpoints.resolve("first"));
             try {
-                awaitReadsAfterTheSplit(first.log(), first::requireHealthy, () -> true);
+                awaitReadsAfterTheSplit(
+                        stream, first.log(), first::requireHealthy, () -> true, () -> "");
                 phases.reached("spark read a child channel; stopping it");
             } finally {
                 first.stop();
@@ -114,9 +116,11 @@ class EngineHandoverITCase {
             try {
                 // Several completed checkpoints, so that the bound below is about more than one.
                 awaitReadsAfterTheSplit(
+                        stream,
                         first.log(),
                         first::requireHealthy,
-                        () -> first.completedCheckpoints().size() >= 3);
+                        () -> first.completedCheckpoints().size() >= 3,
+                        () -> "completed checkpoints: " + first.completedCheckpoints());
                 phases.reached("flink read a child channel; cancelling it");
             } finally {
                 first.close();
@@ -172,14 +176,25 @@ class EngineHandoverITCase {
      * {@code alsoWhen} holds.
      */
     private static void awaitReadsAfterTheSplit(
-            DeliveryLog log, Checked healthy, BooleanSupplier alsoWhen) {
+            OrdersStream stream,
+            DeliveryLog log,
+            Checked healthy,
+            BooleanSupplier alsoWhen,
+            Supplier<String> consumerState) {
         await(
                 () -> {
                     healthy.runUnchecked();
                     return log.byChannel().size() >= 2 && alsoWhen.getAsBoolean();
                 },
                 CATCH_UP,
-                log.engine() + " to read a child channel after the split");
+                log.engine() + " to read a child channel after the split",
+                () ->
+                        "; channels read: "
+                                + log.byChannel().keySet()
+                                + ", "
+                                + consumerState.get()
+                                + "; server: "
+                                + stream.serverChannels());
     }
 
     private static void awaitEverything(

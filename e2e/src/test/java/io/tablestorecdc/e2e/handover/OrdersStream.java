@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * An orders table on the embedded emulator with a stream tunnel, its base rows and a paced writer
@@ -166,10 +168,20 @@ public final class OrdersStream implements AutoCloseable {
 
     /** Polls {@code condition} until it holds; fails naming {@code what} after {@code timeout}. */
     public static void await(BooleanSupplier condition, Duration timeout, String what) {
+        await(condition, timeout, what, () -> "");
+    }
+
+    /**
+     * As {@link #await(BooleanSupplier, Duration, String)}; a timeout also reports {@code state}
+     * (what the consumer and the server stood at), so that a failure tells its causes apart.
+     */
+    public static void await(
+            BooleanSupplier condition, Duration timeout, String what, Supplier<String> state) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
+                throw new AssertionError(
+                        "Timed out after " + timeout + " waiting for " + what + state.get());
             }
             try {
                 Thread.sleep(100); // polling interval of a condition with a deadline
@@ -177,6 +189,24 @@ public final class OrdersStream implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new AssertionError("Interrupted waiting for " + what, e);
             }
+        }
+    }
+
+    /** The tunnel's channels and their server status, e.g. "p-0=TERMINATED, p-1=OPEN". */
+    public String serverChannels() {
+        TunnelClient tunnels = emulator.newTunnelClient();
+        try {
+            return tunnels
+                    .describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                    .getChannelInfos()
+                    .stream()
+                    .map(c -> c.getChannelId() + "=" + c.getChannelStatus())
+                    .sorted()
+                    .collect(Collectors.joining(", "));
+        } catch (RuntimeException e) {
+            return "(could not describe the tunnel: " + e.getMessage() + ")";
+        } finally {
+            tunnels.shutdown();
         }
     }
 

@@ -1,13 +1,7 @@
 package io.tablestorecdc.flink.source.enumerator;
 
-import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.ParentChildGate;
-import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
-import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
-import io.tablestorecdc.checkpoint.merge.ServerAheadException;
-import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
-import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
@@ -25,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -72,6 +65,7 @@ public final class TablestoreCdcEnumerator
     private Optional<String> tunnelId;
     private TunnelType tunnelType;
     private TunnelConnection connection;
+    private CommitPublisher publisher;
     private boolean firstAssignmentDone;
     private boolean noMoreSplits;
     private List<ServerChannel> lastListing = List.of();
@@ -114,7 +108,9 @@ public final class TablestoreCdcEnumerator
         tunnelType = connection.tunnel().type();
         lastListing = connection.tunnel().channels();
         if (restoredState) {
-            checkRestoredState();
+            skipped =
+                    RestoredState.skipUnreadable(
+                            config, splits, commits, connection, restoredFrom, lastListing);
         }
         // A restored state is a completed checkpoint: its finishes are durable, and those the
         // server does not show terminated may never have reached it.
@@ -130,6 +126,9 @@ public final class TablestoreCdcEnumerator
                 splits.unassignedCount(),
                 splits.assignedCount(),
                 splits.finishedCount());
+        publisher =
+                new CommitPublisher(
+                        context, commits, connection, this::signalNoMoreSplitsIfComplete);
         registerMetrics();
         long tick =
                 Math.min(
@@ -138,48 +137,6 @@ public final class TablestoreCdcEnumerator
         context.callAsync(
                 () -> connection.discover(splits.knownIds()), this::onDiscovery, 0L, tick);
         pushCommitted();
-    }
-
-    /**
-     * A state older than the server's may hold changes the server can no longer serve (the core's
-     * rule, {@link CheckpointMerger#unreadable}): fail before anything is read, or with {@code
-     * on.server.ahead=skip} end those channels as finished here and in every reader.
-     */
-    private void checkRestoredState() {
-        List<UnreadableChannel> unreadable =
-                CheckpointMerger.unreadable(
-                        splits.entries(), lastListing, connection.adoptionHistory());
-        if (unreadable.isEmpty()) {
-            return;
-        }
-        if (config.settings().onServerAhead() == ServerAheadPolicy.FAIL) {
-            connection.close(); // the lease too: every attempt fails the same way at once
-            connection = null;
-            throw new ServerAheadException(tunnelId.orElseThrow(), unreadable)
-                    .withContext(
-                            Engine.FLINK,
-                            "tunnel '"
-                                    + config.tunnelName()
-                                    + "' of table '"
-                                    + config.tableName()
-                                    + "'",
-                            restoredFrom
-                                    .map(id -> "Flink checkpoint or savepoint " + id)
-                                    .orElse("a Flink checkpoint or savepoint"));
-        }
-        Set<String> ids = new TreeSet<>();
-        for (UnreadableChannel channel : unreadable) {
-            LOG.warn(
-                    "Skipping changes the tunnel server can no longer serve ({}=skip): {}",
-                    ServerAheadPolicy.OPTION_KEY,
-                    channel.describe());
-            ids.add(channel.channelId());
-            if (splits.isKnown(channel.channelId())) {
-                splits.finish(channel.channelId());
-                commits.skipped(channel.channelId());
-            }
-        }
-        skipped = Set.copyOf(ids);
     }
 
     private void onDiscovery(ChannelDiscovery discovery, Throwable error) {
@@ -341,71 +298,16 @@ public final class TablestoreCdcEnumerator
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         commits.completed(checkpointId);
-        pushCommitted();
-        writeMeta(checkpointId);
-    }
-
-    /**
-     * Writes the committed positions to the meta table under a fresh batch token, unless nothing
-     * changed since the last write (an idle stream adds no rows, invariant 7). Readers report the
-     * positions of checkpoint N right after it completes, so the snapshot of N holds, per channel,
-     * the newest position known committed: N's or an earlier checkpoint's.
-     */
-    private void writeMeta(long checkpointId) {
-        Optional<CheckpointCommits.MetaWrite> write =
-                connection == null ? Optional.empty() : commits.metaWrite(tunnelId.orElseThrow());
-        write.ifPresent(
-                w ->
-                        context.callAsync(
-                                () -> {
-                                    connection
-                                            .meta()
-                                            .write(w.snapshot(), checkpointId, w.adoptions());
-                                    return w;
-                                },
-                                (written, error) -> {
-                                    if (error == null) {
-                                        commits.metaWritten(written);
-                                        return;
-                                    }
-                                    LOG.warn(
-                                            "Could not write checkpoint {} to meta table {}; the"
-                                                    + " next checkpoint writes newer positions: {}",
-                                            checkpointId,
-                                            connection.metaTableName(),
-                                            error.getMessage());
-                                }));
+        if (publisher != null) {
+            publisher.writeMeta(checkpointId); // adoptions recorded before finishes are pushed
+            publisher.push();
+        }
     }
 
     /** Pushes what is committed and the server lacks (the core's plan), on the worker thread. */
     private void pushCommitted() {
-        if (connection == null) {
-            return;
-        }
-        ServerCommitPlan plan = commits.planPush(tunnelId.orElseThrow());
-        if (plan.isEmpty()) {
-            return;
-        }
-        context.callAsync(
-                () -> {
-                    connection.push(plan);
-                    return plan;
-                },
-                (pushed, error) -> onPushed(plan, error));
-    }
-
-    private void onPushed(ServerCommitPlan plan, Throwable error) {
-        if (error != null) {
-            commits.pushes().failed(plan); // planned again with the next commit
-            LOG.warn(
-                    "Could not push positions of {} and finished channels {} to the tunnel"
-                            + " server; pushing again after the next checkpoint: {}",
-                    plan.positions().keySet(),
-                    plan.finishes(),
-                    error.getMessage());
-        } else if (!plan.finishes().isEmpty()) {
-            LOG.info("Pushed finished channels {} to the tunnel server", plan.finishes());
-            signalNoMoreSplitsIfComplete();
+        if (publisher != null) {
+            publisher.push();
         }
     }
 

@@ -55,6 +55,7 @@ final class TunnelConnection implements AutoCloseable {
     private final ServerPushLedger pushes;
     private final AdoptionHistory adoptedAtOpen;
 
+    private boolean closed;
     private volatile long lastHeartbeatNanos;
     private volatile boolean heartbeatSoon;
     private volatile int finishRoundsHeartbeated;
@@ -235,9 +236,16 @@ final class TunnelConnection implements AutoCloseable {
         owner.renewNextTime();
     }
 
-    /** Closes the client first, then releases the lease: the next owner may start at once. */
+    /**
+     * Closes the client first, then releases the lease: the next owner may start at once. A second
+     * call does nothing.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         session.close();
         owner.release();
         proxy.close();
