@@ -39,12 +39,14 @@ public final class ChannelBatchReader {
     private final LongSupplier nanoClock;
     private final IdleBackoff backoff;
 
-    private String requestedToken;
+    /** Where the current response was read from; before the first request, the start. */
+    private ChannelPosition readFrom;
+
+    private boolean fetched;
     private RecordPage response = RecordPage.of(List.of());
     private int indexInResponse;
     private ChannelPosition afterResponse;
     private boolean serverMayHaveMore = true;
-    private long skipRemaining;
     private long delivered;
     private int emptyReadsInARow;
     private SequenceInfo lastSequence = SequenceInfo.NONE;
@@ -67,10 +69,8 @@ public final class ChannelBatchReader {
         this.backoff = backoff;
         this.startNanos = nanoClock.getAsLong();
         this.budgetNanos = budgetNanos;
-        ChannelPosition from = start.position();
-        this.requestedToken = from.token();
-        this.afterResponse = from;
-        this.skipRemaining = from.isFinished() ? 0 : from.skip();
+        this.readFrom = start.position();
+        this.afterResponse = start.position();
     }
 
     /** A first read of this channel in a batch, bounded by {@code limit}. */
@@ -165,15 +165,15 @@ public final class ChannelBatchReader {
         return delivered;
     }
 
-    /** Where the next batch resumes this channel: right after the last delivered record. */
+    /**
+     * Where the next batch resumes this channel: right after the last delivered record, or where
+     * this read started if it made no request.
+     */
     public ChannelPosition position() {
-        if (indexInResponse >= response.size()) {
-            return afterResponse.isFinished()
-                    ? afterResponse
-                    : ChannelPosition.at(
-                            afterResponse.token(), afterResponse.skip() + skipRemaining);
-        }
-        return ChannelPosition.at(requestedToken, indexInResponse);
+        return fetched
+                ? ResponsePositions.before(
+                        readFrom, indexInResponse, response.size(), afterResponse)
+                : readFrom;
     }
 
     /** This channel's entry for the batch's end snapshot. */
@@ -192,16 +192,17 @@ public final class ChannelBatchReader {
     /** Loads the next response, discarding already-consumed records; false when reading stops. */
     private boolean fetchNextResponse() {
         while (true) {
-            if (afterResponse.isFinished() || !mayAskServer()) {
+            ChannelPosition next = position();
+            if (next.isFinished() || !mayAskServer()) {
                 return false;
             }
-            requestedToken = afterResponse.token();
-            ReadResult result = proxy.readRecords(client, start.channelId(), requestedToken);
+            ReadResult result = proxy.readRecords(client, start.channelId(), next.token());
+            readFrom = next;
+            fetched = true;
             response = result.page();
             afterResponse = result.next();
             serverMayHaveMore = result.mayMoreRecord();
-            indexInResponse = (int) Math.min(skipRemaining, response.size());
-            skipRemaining -= indexInResponse;
+            indexInResponse = ResponsePositions.alreadyConsumed(readFrom, response.size());
             if (indexInResponse < response.size()) {
                 emptyReadsInARow = 0;
                 return true;

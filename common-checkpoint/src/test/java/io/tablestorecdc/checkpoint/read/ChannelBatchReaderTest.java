@@ -176,6 +176,38 @@ class ChannelBatchReaderTest {
                 .hasMessageContaining("no records");
     }
 
+    @Test
+    void aReadWhoseBudgetEndsBeforeItsFirstRequestStaysWhereItStarted() {
+        ChannelLogProxy server = new ChannelLogProxy(2, 1000).append(100);
+        ChannelCheckpoint start = firstBatchEnd(server, 30); // inside the first response
+        ChannelBatchReader reader =
+                ChannelBatchReader.firstRead(
+                        server,
+                        CLIENT,
+                        start,
+                        new ChannelReadLimit(1000, Duration.ofMillis(5)),
+                        nanos::get);
+        nanos.addAndGet(Duration.ofMillis(10).toNanos()); // a pause before the task reads
+
+        assertThat(drain(reader)).isEmpty();
+        assertThat(reader.position()).isEqualTo(start.position());
+        assertThat(drain(firstRead(server, reader.endCheckpoint(), 1000)))
+                .as("the next batch misses nothing")
+                .isEqualTo(server.log().subList(30, 100));
+    }
+
+    @Test
+    void aReplayOfABatchThatReadNothingEndsWhereItsFirstRunEnded() {
+        ChannelLogProxy server = new ChannelLogProxy(2, 1000).append(100);
+        ChannelCheckpoint start = firstBatchEnd(server, 30);
+        ChannelCheckpoint nothingRead = start.advancedTo(start.position(), 0, start.lastSequence());
+
+        ChannelBatchReader replay = replay(server, start, nothingRead);
+
+        assertThat(drain(replay)).isEmpty();
+        assertThat(replay.endCheckpoint().position()).isEqualTo(start.position());
+    }
+
     private ChannelCheckpoint adoptedAtStart() {
         return ChannelCheckpoint.adopted(
                 CHANNEL, ChannelType.STREAM, ChannelPosition.at(ChannelLogProxy.tokenAt(0)));

@@ -2,18 +2,16 @@ package io.tablestorecdc.flink.source.reader;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.read.ResponsePositions;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where the split reader is in one channel, and how a response moves it.
- *
- * <p>A position is a token plus records already consumed after it. A response read from token T
- * with records r0..rn-1 and next token T' moves the cursor to T'; the position after record i is
- * (T, i + 1), and after the last one T' (finished when T' is). The first {@code skip} records of a
- * read are ones emitted before (a checkpoint fell inside a response), so they are dropped, however
- * the server splits its responses this time.
+ * Where the split reader is in one channel, and how a response moves it: by the core's position
+ * arithmetic ({@link ResponsePositions}, the rule Spark's reader follows too). The first records of
+ * a response that were emitted before (a checkpoint fell inside an earlier response from the same
+ * token) are dropped, however the server splits its responses this time.
  */
 final class ChannelCursor {
 
@@ -79,26 +77,22 @@ final class ChannelCursor {
      * (so a later reader resumes exactly there). Records without a commit time never stop it.
      */
     List<PositionedRecord> apply(ReadResult result, long stopAtMicros) {
-        String token = position.token();
-        long skip = position.skip();
+        ChannelPosition from = position;
         List<ChangeRecord> records = result.records();
+        int size = records.size();
         List<PositionedRecord> out = new ArrayList<>();
-        for (int i = (int) Math.min(skip, records.size()); i < records.size(); i++) {
+        for (int i = ResponsePositions.alreadyConsumed(from, size); i < size; i++) {
             ChangeRecord record = records.get(i); // converted here, once
             if (record.commitTimestampMicros() > stopAtMicros) {
-                position = ChannelPosition.at(token, i);
+                position = ResponsePositions.before(from, i, size, result.next());
                 stopped = true;
                 return out;
             }
-            ChannelPosition after =
-                    i + 1 == records.size() ? result.next() : ChannelPosition.at(token, i + 1);
-            out.add(new PositionedRecord(record, after));
+            out.add(
+                    new PositionedRecord(
+                            record, ResponsePositions.before(from, i + 1, size, result.next())));
         }
-        long skipLeft = Math.max(0, skip - records.size());
-        position =
-                result.next().isFinished()
-                        ? ChannelPosition.finished()
-                        : ChannelPosition.at(result.next().token(), skipLeft);
+        position = ResponsePositions.before(from, size, size, result.next());
         return out;
     }
 
