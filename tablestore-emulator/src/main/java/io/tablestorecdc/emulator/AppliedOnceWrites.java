@@ -3,6 +3,8 @@ package io.tablestorecdc.emulator;
 import com.alicloud.openservices.tablestore.ClientException;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.core.utils.Pair;
+import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
+import com.alicloud.openservices.tablestore.model.BatchWriteRowResponse;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
@@ -10,11 +12,14 @@ import com.alicloud.openservices.tablestore.model.GetRowRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.Row;
+import com.alicloud.openservices.tablestore.model.RowChange;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.SingleRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -68,6 +73,67 @@ public final class AppliedOnceWrites {
                 client.deleteRow(new DeleteRowRequest(change));
             }
         }
+    }
+
+    /**
+     * Writes a batch: after a {@link ClientException}, each row of it is read back and only the
+     * rows that do not show their change are sent again (rows of a batch succeed or fail one by one
+     * on the server), as often as the client fails that way, up to {@value #BATCH_ROUNDS} rounds.
+     *
+     * @return the errors of the rows the server refused, as {@code "table/key: message"}; empty
+     *     when every row was written
+     */
+    public static List<String> batch(SyncClient client, BatchWriteRowRequest request) {
+        BatchWriteRowRequest pending = request;
+        for (int round = 1; ; round++) {
+            try {
+                BatchWriteRowResponse response = client.batchWriteRow(pending);
+                List<String> refused = new ArrayList<>();
+                for (BatchWriteRowResponse.RowResult row : response.getFailedRows()) {
+                    refused.add(
+                            row.getTableName()
+                                    + "/"
+                                    + pending.getRowChange(row.getTableName(), row.getIndex())
+                                            .getPrimaryKey()
+                                    + ": "
+                                    + row.getError().getMessage());
+                }
+                return refused;
+            } catch (ClientException e) {
+                if (round == BATCH_ROUNDS) {
+                    throw e;
+                }
+                pending = notApplied(client, pending);
+                if (pending.isEmpty()) {
+                    return List.of();
+                }
+            }
+        }
+    }
+
+    private static final int BATCH_ROUNDS = 5;
+
+    private static BatchWriteRowRequest notApplied(SyncClient client, BatchWriteRowRequest sent) {
+        BatchWriteRowRequest again = new BatchWriteRowRequest();
+        for (List<RowChange> changes : sent.getRowChange().values()) {
+            for (RowChange change : changes) {
+                if (!applied(client, change)) {
+                    again.addRowChange(change);
+                }
+            }
+        }
+        return again;
+    }
+
+    private static boolean applied(SyncClient client, RowChange change) {
+        Row row = read(client, change.getTableName(), change.getPrimaryKey());
+        if (change instanceof RowPutChange put) {
+            return row != null && holdsAll(row, put.getColumnsToPut());
+        }
+        if (change instanceof RowUpdateChange update) {
+            return row != null && shows(row, update);
+        }
+        return row == null; // a delete
     }
 
     /** A read is idempotent: the SDK retries it after a client-side failure by itself. */

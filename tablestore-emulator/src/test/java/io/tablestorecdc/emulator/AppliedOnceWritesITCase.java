@@ -3,6 +3,7 @@ package io.tablestorecdc.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
@@ -134,6 +135,39 @@ class AppliedOnceWritesITCase {
             case UPDATE -> assertThat(row.getLatestColumn("v").getValue().asLong()).isEqualTo(10);
             case DELETE -> assertThat(row).isNull();
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = ConnectionFault.class,
+            names = {"CLOSE_BEFORE_ANSWER", "RESET_MID_RESPONSE", "CLOSE_BEFORE_DISPATCH"})
+    void eachRowOfABatchWhoseCallFailedIsWrittenOnce(ConnectionFault fault) {
+        PrimaryKey put = key("b" + KEYS.incrementAndGet());
+        PrimaryKey updated = key("b" + KEYS.incrementAndGet());
+        PrimaryKey deleted = key("b" + KEYS.incrementAndGet());
+        AppliedOnceWrites.put(client, putChange(updated, 1));
+        AppliedOnceWrites.put(client, putChange(deleted, 1));
+        BatchWriteRowRequest batch = new BatchWriteRowRequest();
+        batch.addRowChange(putChange(put, 1));
+        RowUpdateChange update = new RowUpdateChange(TABLE, updated);
+        update.put(new Column("v", ColumnValue.fromLong(10)));
+        batch.addRowChange(update);
+        batch.addRowChange(new RowDeleteChange(TABLE, deleted));
+        long before = emulator.server().requestCount("BatchWriteRow");
+        emulator.faults().add(Faults.Rule.connection("BatchWriteRow", fault, 1));
+
+        assertThat(AppliedOnceWrites.batch(client, batch)).as("rows refused").isEmpty();
+
+        assertThat(changesOf(put)).containsExactly(StreamRecord.RecordType.PUT);
+        assertThat(changesOf(updated))
+                .containsExactly(StreamRecord.RecordType.PUT, StreamRecord.RecordType.UPDATE);
+        assertThat(changesOf(deleted))
+                .containsExactly(StreamRecord.RecordType.PUT, StreamRecord.RecordType.DELETE);
+        assertThat(emulator.server().requestCount("BatchWriteRow") - before)
+                .as("BatchWriteRow requests sent")
+                .isEqualTo(fault == ConnectionFault.CLOSE_BEFORE_DISPATCH ? 2 : 1);
+        assertThat(read(updated).getLatestColumn("v").getValue().asLong()).isEqualTo(10);
+        assertThat(read(deleted)).isNull();
     }
 
     private static RowPutChange putChange(PrimaryKey key, long value) {

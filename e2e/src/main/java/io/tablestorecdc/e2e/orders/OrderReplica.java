@@ -2,13 +2,13 @@ package io.tablestorecdc.e2e.orders;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
-import com.alicloud.openservices.tablestore.model.BatchWriteRowResponse;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.RowChange;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,17 +75,14 @@ public final class OrderReplica {
     private void write(List<RowChange> rows) {
         BatchWriteRowRequest request = new BatchWriteRowRequest();
         rows.forEach(request::addRowChange);
-        BatchWriteRowResponse response = client.batchWriteRow(request);
-        if (!response.isAllSucceed()) {
-            BatchWriteRowResponse.RowResult first = response.getFailedRows().get(0);
+        List<String> refused = AppliedOnceWrites.batch(client, request);
+        if (!refused.isEmpty()) {
             throw new IllegalStateException(
-                    response.getFailedRows().size()
+                    refused.size()
                             + " rows failed to write to replica table '"
                             + table
                             + "', first: "
-                            + first.getError().getCode()
-                            + " "
-                            + first.getError().getMessage()
+                            + refused.get(0)
                             + "; check that the table exists and is writable");
         }
     }

@@ -2,12 +2,12 @@ package io.tablestorecdc.e2e.orders;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
-import com.alicloud.openservices.tablestore.model.BatchWriteRowResponse;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.RowChange;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -53,8 +53,10 @@ public final class Workload {
             for (int n = from; n < Math.min(rows, from + 200); n++) {
                 request.addRowChange(newOrder());
             }
-            if (!client.batchWriteRow(request).isAllSucceed()) {
-                throw new IllegalStateException("Writing the base data to '" + table + "' failed");
+            List<String> refused = AppliedOnceWrites.batch(client, request);
+            if (!refused.isEmpty()) {
+                throw new IllegalStateException(
+                        "Writing the base data to '" + table + "' failed: " + refused.get(0));
             }
         }
     }
@@ -105,13 +107,12 @@ public final class Workload {
         for (int i = 0; i < count; i++) {
             request.addRowChange(nextChange(touched));
         }
-        BatchWriteRowResponse response = client.batchWriteRow(request);
-        if (!response.isAllSucceed()) {
+        // Every change is counted in the stream: a write the client reports failed is read back
+        // before anything is sent again (AppliedOnceWrites), never blindly resent.
+        List<String> refused = AppliedOnceWrites.batch(client, request);
+        if (!refused.isEmpty()) {
             throw new IllegalStateException(
-                    "Writing changes to '"
-                            + table
-                            + "' failed: "
-                            + response.getFailedRows().get(0).getError().getMessage());
+                    "Writing changes to '" + table + "' failed: " + refused.get(0));
         }
     }
 
