@@ -9,12 +9,9 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
-import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
@@ -27,6 +24,7 @@ import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.server.Faults;
 import io.tablestorecdc.emulator.tunnel.TunnelService;
 import java.io.ByteArrayOutputStream;
@@ -191,13 +189,13 @@ class SdkTunnelProxyITCase {
         put.addColumn(new Column("s", ColumnValue.fromString("x")));
         put.addColumn(new Column("n", ColumnValue.fromLong(1), 1_000L));
         put.addColumn(new Column("old", ColumnValue.fromBoolean(true)));
-        bed.sync.putRow(new PutRowRequest(put));
+        AppliedOnceWrites.put(bed.sync, put);
         RowUpdateChange update = new RowUpdateChange(table, key("a"));
         update.put(new Column("s", ColumnValue.fromString("y")));
         update.deleteColumn("n", 1_000L);
         update.deleteColumns("old");
-        bed.sync.updateRow(new UpdateRowRequest(update));
-        bed.sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key("a"))));
+        AppliedOnceWrites.update(bed.sync, update);
+        AppliedOnceWrites.delete(bed.sync, new RowDeleteChange(table, key("a")));
         long afterMicros = System.currentTimeMillis() * 1000 + 1000;
 
         ReadResult result = proxy.readRecords(client, "p-0", start);

@@ -9,7 +9,6 @@ import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.TableMeta;
@@ -31,6 +30,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatReque
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ class TunnelDurabilityITCase {
         void put(String id) {
             RowPutChange change = new RowPutChange(TABLE, key(id));
             change.addColumn(new Column("v", ColumnValue.fromString(id)));
-            sync.putRow(new PutRowRequest(change));
+            AppliedOnceWrites.put(sync, change);
         }
 
         String connect(String tunnelId) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.TableStoreException;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
@@ -26,6 +25,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsReq
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
 import com.alicloud.openservices.tablestore.tunnel.pipeline.Utils;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -383,7 +383,7 @@ class TunnelProtocolITCase {
             String id = "k" + i;
             RowPutChange put = new RowPutChange(table, key(id));
             put.addColumn("payload", ColumnValue.fromString("x".repeat(1_000)));
-            bed.sync.putRow(new PutRowRequest(put));
+            AppliedOnceWrites.put(bed.sync, put);
             written.add(id);
         }
         Client client = new Client(tunnelId);

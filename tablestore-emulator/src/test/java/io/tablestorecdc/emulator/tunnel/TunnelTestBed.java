@@ -5,12 +5,10 @@ import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
-import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
@@ -20,6 +18,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.StreamTunnelConfig;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,11 +61,11 @@ final class TunnelTestBed implements AutoCloseable {
     void put(String table, String id, long value) {
         RowPutChange change = new RowPutChange(table, key(id));
         change.addColumn(new Column("v", ColumnValue.fromLong(value)));
-        sync.putRow(new PutRowRequest(change));
+        AppliedOnceWrites.put(sync, change);
     }
 
     void delete(String table, String id) {
-        sync.deleteRow(new DeleteRowRequest(new RowDeleteChange(table, key(id))));
+        AppliedOnceWrites.delete(sync, new RowDeleteChange(table, key(id)));
     }
 
     String createTunnel(String table, String name, TunnelType type) {
