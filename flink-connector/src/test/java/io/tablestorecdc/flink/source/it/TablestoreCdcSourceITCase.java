@@ -284,16 +284,17 @@ class TablestoreCdcSourceITCase {
         String older = olderState(kind, first, states);
 
         jobs.add(run(sink, restoringFrom(conf, older), 2));
-        List<String> later = new ArrayList<>();
+        List<String> all = new ArrayList<>(round1); // the sink's committed changes so far
         splitAt("m");
-        writeRoundAndAwaitCommitted(sink, 2, later);
+        writeRoundAndAwaitCommitted(sink, 2, all);
         bed.emulator().tunnels().merge(table, key("m"));
-        writeRoundAndAwaitCommitted(sink, 3, later);
+        writeRoundAndAwaitCommitted(sink, 3, all);
         splitAt("m");
         List<String> round4 = new ArrayList<>();
         writeRound(4, round4);
-        awaitCommitted(sink, round1.size() + later.size() + round4.size());
-        cancelJobs();
+        all.addAll(round4);
+        awaitCommitted(sink, all.size());
+        cancelJobs(); // and await their end: the next job must find no live predecessor
         jobs.clear();
 
         String refusedSink = sink + "-fail";
@@ -323,14 +324,16 @@ class TablestoreCdcSourceITCase {
         givenTableWithStreamTunnel();
         String sink = "reread-" + COUNTER.incrementAndGet();
         JobClient first = run(sink, new Configuration(), 2);
-        writeRoundAndAwaitCommitted(sink, 1, new ArrayList<>());
+        List<String> all = new ArrayList<>(); // the sink's committed changes so far
+        writeRoundAndAwaitCommitted(sink, 1, all);
         awaitCheckpointsAfter(sink, 2); // the savepoint's sink holds nothing uncommitted
         String older = stopWithSavepoint(first, savepoints);
-        JobClient second = run(sink, restoringFrom(new Configuration(), older), 2);
-        jobs.add(second);
+        jobs.add(run(sink, restoringFrom(new Configuration(), older), 2));
         List<String> later = new ArrayList<>();
-        writeRoundAndAwaitCommitted(sink, 2, later);
-        second.cancel().get();
+        writeRound(2, later);
+        all.addAll(later);
+        awaitCommitted(sink, all.size());
+        cancelJobs(); // and await their end: the next job must find no live predecessor
         jobs.clear();
 
         String again = sink + "-again";
