@@ -136,6 +136,24 @@ public final class AppliedOnceWrites {
         return row == null; // a delete
     }
 
+    /**
+     * Whether {@code e} is the SDK's allocation race described above: "Connection closed" raised in
+     * {@code connectionAllocated}. A write failed so that the server shows was carried intact (a
+     * connection the server had closed carries no request).
+     */
+    public static boolean reportedClosedAtAllocation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getClass().getSimpleName().equals("ConnectionClosedException")) {
+                for (StackTraceElement frame : t.getStackTrace()) {
+                    if (frame.getMethodName().equals("connectionAllocated")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** A read is idempotent: the SDK retries it after a client-side failure by itself. */
     private static Row read(SyncClient client, String table, PrimaryKey key) {
         SingleRowQueryCriteria criteria = new SingleRowQueryCriteria(table, key);

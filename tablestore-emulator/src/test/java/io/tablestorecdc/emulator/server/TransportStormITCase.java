@@ -26,6 +26,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.ConnectTunnelR
 import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ShutdownTunnelRequest;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -364,26 +365,12 @@ class TransportStormITCase {
             client.putRow(new PutRowRequest(change));
             acknowledged.incrementAndGet();
         } catch (RuntimeException e) {
-            if (reportedClosedAtAllocation(e)) {
+            if (AppliedOnceWrites.reportedClosedAtAllocation(e)) {
                 racedWrites.add(n); // judged by the table in assertEveryWriteLanded
             } else {
                 failures.add("put " + n + ": " + e);
             }
         }
-    }
-
-    /** The SDK's allocation race: "Connection closed" raised in connectionAllocated. */
-    private static boolean reportedClosedAtAllocation(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getClass().getSimpleName().equals("ConnectionClosedException")) {
-                for (StackTraceElement frame : t.getStackTrace()) {
-                    if (frame.getMethodName().equals("connectionAllocated")) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
     }
 
     private void update(SyncClient client, long n) {
