@@ -41,6 +41,9 @@ import java.util.Objects;
  */
 public final class AppliedOnceWrites {
 
+    /** How many times a batch is sent at most while the client keeps failing it. */
+    private static final int BATCH_ROUNDS = 5;
+
     private AppliedOnceWrites() {}
 
     public static void put(SyncClient client, RowPutChange change) {
@@ -110,8 +113,6 @@ public final class AppliedOnceWrites {
             }
         }
     }
-
-    private static final int BATCH_ROUNDS = 5;
 
     private static BatchWriteRowRequest notApplied(SyncClient client, BatchWriteRowRequest sent) {
         BatchWriteRowRequest again = new BatchWriteRowRequest();

@@ -5,11 +5,7 @@ package io.tablestorecdc.checkpoint.consumer;
  * and how a user starts one afresh, in that engine's terms.
  */
 public enum Engine {
-    SPARK(
-            "query",
-            "checkpoint location",
-            "start the query with a new checkpoint location (and, to keep the old progress"
-                    + " apart, a new meta.table)"),
+    SPARK("query", "checkpoint location", "start the query with a new checkpoint location"),
     FLINK(
             "job",
             "checkpoint or savepoint",

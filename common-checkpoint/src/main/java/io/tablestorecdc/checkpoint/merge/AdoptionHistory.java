@@ -19,6 +19,14 @@ public interface AdoptionHistory {
     /** Where this consumer first adopted {@code channelId}, or empty if it never did. */
     Optional<ChannelPosition> firstAdoptedAt(String channelId);
 
+    /**
+     * Where a channel the engine's state does not hold starts (invariant 5): where this consumer
+     * first adopted it, if it did, otherwise at {@code serverCheckpoint}.
+     */
+    default ChannelPosition startOf(String channelId, ChannelPosition serverCheckpoint) {
+        return firstAdoptedAt(channelId).orElse(serverCheckpoint);
+    }
+
     /** No history: every channel absent from the snapshot is new to this consumer. */
     static AdoptionHistory none() {
         return id -> Optional.empty();

@@ -6,6 +6,7 @@ import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
 import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
+import io.tablestorecdc.checkpoint.merge.ServerAhead;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
@@ -85,7 +86,10 @@ final class TunnelConnection implements AutoCloseable {
         owner.recordClient(session.clientId());
         // Only a restored job goes back to earlier adoptions: a new one takes over where the
         // server stands (from a consumer of another engine, say), as Spark's first start does.
-        this.adoptedAtOpen = restored ? adoptionHistory() : AdoptionHistory.none();
+        this.adoptedAtOpen =
+                restored
+                        ? AdoptionHistory.of(store.adoptions(tunnel.tunnelId()))
+                        : AdoptionHistory.none();
         this.lastHeartbeatNanos = System.nanoTime();
     }
 
@@ -145,10 +149,11 @@ final class TunnelConnection implements AutoCloseable {
     }
 
     /**
-     * Where consumers of this tunnel (this job's earlier runs among them) first adopted channels.
+     * Where consumers of this tunnel (this job's earlier runs among them) first adopted channels,
+     * as read when a restored job connected; none for a job started without state.
      */
     AdoptionHistory adoptionHistory() {
-        return AdoptionHistory.of(store.adoptions(tunnel.tunnelId()));
+        return adoptedAtOpen;
     }
 
     String metaTableName() {
@@ -181,25 +186,16 @@ final class TunnelConnection implements AutoCloseable {
     }
 
     /**
-     * Where a channel new to the job's state starts (invariant 5): where this consumer first
-     * adopted it, if it did before (the state was restored from before that adoption: the channel
-     * is read again from there, whatever the server's checkpoint says), else the server's
-     * checkpoint.
+     * Where a channel new to the job's state starts: the core's rule (invariant 5). A restored job
+     * reads a channel it adopted before again from there, whatever the server's checkpoint says.
      */
     private ChannelPosition startOf(String channelId) {
         ChannelPosition server = session.serverCheckpoint(channelId).position();
-        Optional<ChannelPosition> earlier = adoptedAtOpen.firstAdoptedAt(channelId);
-        if (earlier.isPresent() && !earlier.get().equals(server) && !server.isFinished()) {
-            LOG.warn(
-                    "Channel {}: the tunnel server's checkpoint {} is ahead of where this consumer"
-                            + " first adopted it; the state was restored from before that, so it"
-                            + " is read again from {}",
-                    channelId,
-                    server,
-                    earlier.get());
-            return earlier.get();
+        ChannelPosition start = adoptedAtOpen.startOf(channelId, server);
+        if (!start.equals(server)) {
+            LOG.warn("{}", new ServerAhead(channelId, start, "checkpoint " + server).message());
         }
-        return server;
+        return start;
     }
 
     private void heartbeatIfDue() {
