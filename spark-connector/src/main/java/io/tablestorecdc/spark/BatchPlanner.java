@@ -92,6 +92,7 @@ final class BatchPlanner {
                         connection.tunnelId(),
                         end.token(),
                         end.batch(),
+                        Optional.of(start.token()),
                         merge.entries().keySet(),
                         carried);
         return end;

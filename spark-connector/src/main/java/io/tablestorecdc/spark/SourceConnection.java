@@ -91,7 +91,11 @@ final class SourceConnection implements AutoCloseable {
         this.options = options;
         this.metaClient = metaClient;
         this.ownerStore = new MetaStore(metaClient);
-        this.metaStore = new MetaStore(new OwnerCheckedClient(metaClient));
+        this.metaStore =
+                new MetaStore(
+                        new OwnerCheckedClient(metaClient),
+                        java.time.Clock.systemUTC(),
+                        options.settings().metaFullSnapshotEvery());
         this.proxy = proxy;
         this.tunnel = tunnel;
         this.requests =

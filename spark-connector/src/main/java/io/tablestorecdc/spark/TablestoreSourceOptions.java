@@ -46,6 +46,8 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final String TUNNEL_CREATE = SourceOption.TUNNEL_CREATE.key();
     public static final String TUNNEL_START = SourceOption.TUNNEL_START.key();
     public static final String META_TABLE = SourceOption.META_TABLE.key();
+    public static final String META_FULL_SNAPSHOT_EVERY =
+            SourceOption.META_FULL_SNAPSHOT_EVERY.key();
     public static final String META_RETENTION_BATCHES = "meta.retention.batches";
     public static final String MAX_ROWS_PER_TRIGGER = "max.rows.per.trigger";
     public static final String MAX_ROWS_PER_CHANNEL = "max.rows.per.channel";

@@ -8,16 +8,25 @@ import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Format version 1 of the meta-table rows: the reserved keys, the column names, and the conversion
- * of rows to and from the model. docs/meta-table.md describes the same schema for users.
+ * Format version 2 of the meta-table rows (and the reading of version 1): the reserved keys, the
+ * column names, and the conversion of rows to and from the model. docs/meta-table.md describes the
+ * same schema for users.
+ *
+ * <p>Version 2 adds incremental snapshots: a manifest (and its batch-log row) may name a full
+ * <em>base</em> snapshot, and the snapshot then holds entries only for the channels its manifest
+ * lists as its delta. Version 1 rows are full snapshots and read as such.
  */
 final class MetaRowFormat {
 
-    static final int FORMAT_VERSION = 1;
+    /** The version this build writes; it reads every version up to it. */
+    static final int FORMAT_VERSION = 2;
 
     /** Key column {@code channel_id} of a snapshot's manifest row. */
     static final String MANIFEST = "!manifest";
@@ -51,6 +60,10 @@ final class MetaRowFormat {
     static final String COL_CHANNEL_COUNT = "channel_count";
     static final String COL_BATCH_SEQ = "batch_seq";
     static final String COL_CREATED_MS = "created_ms";
+    static final String COL_BASE_TOKEN = "base_token";
+    static final String COL_BASE_DEPTH = "base_depth";
+    static final String COL_DELTA_CHANNELS = "delta_channels";
+    static final String COL_DELTA_COUNT = "delta_count";
     static final String COL_OWNER = "owner";
     static final String COL_LEASE_EXPIRY_MS = "lease_expiry_ms";
     static final String COL_LEASE_EPOCH = "lease_epoch";
@@ -67,8 +80,38 @@ final class MetaRowFormat {
         this.tableName = tableName;
     }
 
-    /** The manifest of a snapshot: the channels it must contain and its batch sequence. */
-    record Manifest(List<String> channels, long batchSequence) {}
+    /**
+     * The manifest of a snapshot: the channels it must contain, its batch sequence, and for a delta
+     * snapshot the base it completes.
+     */
+    record Manifest(List<String> channels, long batchSequence, Optional<Delta> delta) {
+
+        Manifest {
+            channels = List.copyOf(channels);
+            Objects.requireNonNull(delta, "delta");
+        }
+
+        /** A full snapshot's manifest. */
+        static Manifest full(Collection<String> channels, long batchSequence) {
+            return new Manifest(List.copyOf(channels), batchSequence, Optional.empty());
+        }
+    }
+
+    /**
+     * What makes a snapshot a delta: the full snapshot it completes, how many batches it is past
+     * that base (1 for the first delta after it), and the channels whose entries it holds itself;
+     * every other channel of its manifest takes its base's entry, carried forward.
+     */
+    record Delta(BatchToken base, int depth, List<String> channels) {
+
+        Delta {
+            Objects.requireNonNull(base, "base");
+            channels = List.copyOf(channels);
+            if (depth < 1) {
+                throw new IllegalArgumentException("A delta's depth must be >= 1 but was " + depth);
+            }
+        }
+    }
 
     static MetaRowKey entryKey(String tunnelId, BatchToken token, String channelId) {
         return new MetaRowKey(tunnelId, token.toString(), requireChannelId(channelId));
@@ -150,26 +193,40 @@ final class MetaRowFormat {
     }
 
     static MetaRow manifestRow(
-            String tunnelId,
-            BatchToken token,
-            Collection<String> channels,
-            long batchSequence,
-            long createdMillis) {
-        channels.forEach(MetaRowFormat::requireChannelId);
-        return MetaRow.of(manifestKey(tunnelId, token))
-                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
-                .with(COL_CHANNELS, String.join(String.valueOf(CHANNEL_SEPARATOR), channels))
-                .with(COL_CHANNEL_COUNT, channels.size())
-                .with(COL_BATCH_SEQ, batchSequence)
-                .with(COL_CREATED_MS, createdMillis);
+            String tunnelId, BatchToken token, Manifest manifest, long createdMillis) {
+        manifest.channels().forEach(MetaRowFormat::requireChannelId);
+        MetaRow row =
+                MetaRow.of(manifestKey(tunnelId, token))
+                        .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                        .with(COL_CHANNELS, joined(manifest.channels()))
+                        .with(COL_CHANNEL_COUNT, manifest.channels().size())
+                        .with(COL_BATCH_SEQ, manifest.batchSequence())
+                        .with(COL_CREATED_MS, createdMillis);
+        if (manifest.delta().isPresent()) {
+            Delta delta = manifest.delta().get();
+            row =
+                    row.with(COL_BASE_TOKEN, delta.base().toString())
+                            .with(COL_BASE_DEPTH, delta.depth())
+                            .with(COL_DELTA_CHANNELS, joined(delta.channels()))
+                            .with(COL_DELTA_COUNT, delta.channels().size());
+        }
+        return row;
+    }
+
+    private static String joined(List<String> channels) {
+        return String.join(String.valueOf(CHANNEL_SEPARATOR), channels);
     }
 
     static MetaRow batchLogRow(String tunnelId, LoggedBatch batch) {
-        return MetaRow.of(batchLogKey(tunnelId, batch.sequence(), batch.token()))
-                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
-                .with(COL_TOKEN, batch.token().toString())
-                .with(COL_BATCH_SEQ, batch.sequence())
-                .with(COL_CREATED_MS, batch.createdAtMillis());
+        MetaRow row =
+                MetaRow.of(batchLogKey(tunnelId, batch.sequence(), batch.token()))
+                        .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                        .with(COL_TOKEN, batch.token().toString())
+                        .with(COL_BATCH_SEQ, batch.sequence())
+                        .with(COL_CREATED_MS, batch.createdAtMillis());
+        return batch.base().isEmpty()
+                ? row
+                : row.with(COL_BASE_TOKEN, batch.base().get().toString());
     }
 
     static MetaRow ownerRow(OwnerLease lease) {
@@ -198,27 +255,51 @@ final class MetaRowFormat {
 
     Manifest manifest(MetaRow row) {
         requireFormat(row);
-        String joined = text(row, COL_CHANNELS);
+        List<String> channels = channelList(row, COL_CHANNELS, COL_CHANNEL_COUNT);
+        long sequence = integer(row, COL_BATCH_SEQ);
+        if (row.column(COL_BASE_TOKEN).isEmpty()) {
+            return new Manifest(channels, sequence, Optional.empty());
+        }
+        List<String> own = channelList(row, COL_DELTA_CHANNELS, COL_DELTA_COUNT);
+        if (!new HashSet<>(channels).containsAll(own)) {
+            throw malformed(
+                    row, COL_DELTA_CHANNELS, "lists channels that " + COL_CHANNELS + " does not");
+        }
+        int depth = intColumn(row, COL_BASE_DEPTH);
+        if (depth < 1) {
+            throw malformed(row, COL_BASE_DEPTH, "must be >= 1 but is " + depth);
+        }
+        Delta delta = new Delta(parse(row, COL_BASE_TOKEN, BatchToken::parse), depth, own);
+        return new Manifest(channels, sequence, Optional.of(delta));
+    }
+
+    private List<String> channelList(MetaRow row, String listColumn, String countColumn) {
+        String joined = text(row, listColumn);
         List<String> channels =
                 joined.isEmpty()
                         ? List.of()
                         : Arrays.asList(joined.split(String.valueOf(CHANNEL_SEPARATOR), -1));
-        long count = integer(row, COL_CHANNEL_COUNT);
+        long count = integer(row, countColumn);
         if (count != channels.size()) {
             throw malformed(
                     row,
-                    COL_CHANNELS,
-                    "lists " + channels.size() + " channels but channel_count is " + count);
+                    listColumn,
+                    "lists " + channels.size() + " channels but " + countColumn + " is " + count);
         }
-        return new Manifest(channels, integer(row, COL_BATCH_SEQ));
+        return channels;
     }
 
     LoggedBatch loggedBatch(MetaRow row) {
         requireFormat(row);
+        Optional<BatchToken> base =
+                row.column(COL_BASE_TOKEN).isEmpty()
+                        ? Optional.empty()
+                        : Optional.of(parse(row, COL_BASE_TOKEN, BatchToken::parse));
         return new LoggedBatch(
                 integer(row, COL_BATCH_SEQ),
                 parse(row, COL_TOKEN, BatchToken::parse),
-                integer(row, COL_CREATED_MS));
+                integer(row, COL_CREATED_MS),
+                base);
     }
 
     OwnerLease owner(MetaRow row) {
@@ -241,7 +322,7 @@ final class MetaRowFormat {
                             + row.key()
                             + " has format_version "
                             + version
-                            + " but this build reads only format_version "
+                            + " but this build reads format_version 1 to "
                             + FORMAT_VERSION
                             + ": it was written by a newer tablestore-cdc. Upgrade the connector"
                             + " to the version that wrote it (or newer).");

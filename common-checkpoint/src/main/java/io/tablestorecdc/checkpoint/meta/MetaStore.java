@@ -10,9 +10,11 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,6 +35,19 @@ public final class MetaStore {
     /** Snapshots one {@link #purge(String, int)} call deletes at most, to bound its requests. */
     public static final int DEFAULT_MAX_SNAPSHOTS_PER_PURGE = 16;
 
+    /**
+     * How often a full snapshot is written when nothing else forces one: a snapshot at this many
+     * batches past its base is written in full ({@code meta.full.snapshot.every}).
+     */
+    public static final int DEFAULT_FULL_SNAPSHOT_EVERY = 64;
+
+    /**
+     * A delta holding entries for more than this share of a snapshot's channels is written in full
+     * instead: it would cost nearly as many rows, and restarting the deltas from it keeps the next
+     * ones small.
+     */
+    static final double MAX_DELTA_SHARE = 0.5;
+
     private static final Logger LOG = LoggerFactory.getLogger(MetaStore.class);
 
     private static final String SECOND_WRITER_HINT =
@@ -44,14 +59,29 @@ public final class MetaStore {
     private final Clock clock;
     private final MetaRowFormat format;
     private final Ownership ownership;
+    private final int fullSnapshotEvery;
+    private final KnownSnapshots known = new KnownSnapshots();
 
     public MetaStore(MetaTableClient client) {
         this(client, Clock.systemUTC());
     }
 
     public MetaStore(MetaTableClient client, Clock clock) {
+        this(client, clock, DEFAULT_FULL_SNAPSHOT_EVERY);
+    }
+
+    /**
+     * @param fullSnapshotEvery a snapshot this many batches past its base is written in full; 1
+     *     writes every snapshot in full (format 1's cost, still written as format 2)
+     */
+    public MetaStore(MetaTableClient client, Clock clock, int fullSnapshotEvery) {
         this.client = Objects.requireNonNull(client, "client");
         this.clock = Objects.requireNonNull(clock, "clock");
+        if (fullSnapshotEvery < 1) {
+            throw new IllegalArgumentException(
+                    "fullSnapshotEvery must be >= 1 but was " + fullSnapshotEvery);
+        }
+        this.fullSnapshotEvery = fullSnapshotEvery;
         this.format = new MetaRowFormat(client.tableName());
         this.ownership = new Ownership(client, clock, format);
     }
@@ -64,16 +94,39 @@ public final class MetaStore {
     }
 
     /**
-     * Writes a complete snapshot: the first token of a stream, or a snapshot that carries every
-     * channel forward. Re-writing the same snapshot is a no-op; a different one fails.
+     * Writes a complete snapshot in full: the first token of a stream, or a snapshot that carries
+     * every channel forward. Re-writing the same snapshot is a no-op; a different one fails.
      */
     public void seed(BatchSnapshot snapshot, long batchSequence) {
+        write(snapshot, batchSequence, Optional.empty());
+    }
+
+    /**
+     * Writes a complete snapshot, as a delta over the base of the snapshot {@code after} when that
+     * is cheaper (see {@link #carryForward(String, BatchToken, long, Optional, Collection,
+     * Collection)}); {@code after} is the snapshot this consumer wrote before, if it knows one.
+     */
+    public void write(BatchSnapshot snapshot, long batchSequence, Optional<BatchToken> after) {
         carryForward(
                 snapshot.tunnelId(),
                 snapshot.token(),
                 batchSequence,
+                after,
                 snapshot.channels().keySet(),
                 snapshot.channels().values());
+    }
+
+    /**
+     * As {@link #carryForward(String, BatchToken, long, Optional, Collection, Collection)}, writing
+     * the snapshot in full.
+     */
+    public void carryForward(
+            String tunnelId,
+            BatchToken token,
+            long batchSequence,
+            Collection<String> manifestChannels,
+            Collection<ChannelCheckpoint> carried) {
+        carryForward(tunnelId, token, batchSequence, Optional.empty(), manifestChannels, carried);
     }
 
     /**
@@ -83,7 +136,17 @@ public final class MetaStore {
      * rows, which is a no-op; a different manifest or entry fails with {@link
      * ConflictingSnapshotException}.
      *
+     * <p>When {@code after} (the committed snapshot the batch starts from) is given, the snapshot
+     * is written as a <em>delta</em> over {@code after}'s base (or over {@code after} itself when
+     * that is full): only the entries that differ from the base's carried forward, and the channels
+     * readers fill, are written; every other channel takes the base's entry when the snapshot is
+     * {@link #read}. It is written in full instead when it would be {@code fullSnapshotEvery}
+     * batches past its base, when the delta would hold more than half the channels, or when the
+     * base cannot be read. The choice depends only on the rows of {@code after} and its base, so
+     * re-planning decides the same way.
+     *
      * @param batchSequence the engine's batch number (Spark batch id, Flink checkpoint id)
+     * @param after the committed snapshot the batch starts from; empty to write in full
      * @param manifestChannels every channel of the snapshot
      * @param carried entries written now; each must be listed in {@code manifestChannels}
      */
@@ -91,6 +154,7 @@ public final class MetaStore {
             String tunnelId,
             BatchToken token,
             long batchSequence,
+            Optional<BatchToken> after,
             Collection<String> manifestChannels,
             Collection<ChannelCheckpoint> carried) {
         TreeSet<String> channels = new TreeSet<>(manifestChannels);
@@ -99,11 +163,114 @@ public final class MetaStore {
             throw new IllegalArgumentException(
                     "batchSequence must be >= 0 but was " + batchSequence);
         }
-        // Log first, so that retention finds every row written after it, even after a crash.
-        LoggedBatch logged = new LoggedBatch(batchSequence, token, clock.millis());
+        Layout layout = layout(tunnelId, after, channels, carried);
+        MetaRowFormat.Manifest manifest =
+                new MetaRowFormat.Manifest(List.copyOf(channels), batchSequence, layout.delta());
+        // Log first, so that retention finds every row written after it, even after a crash; the
+        // log row names the base, so that retention keeps the base while this snapshot is kept.
+        LoggedBatch logged =
+                new LoggedBatch(
+                        batchSequence,
+                        token,
+                        clock.millis(),
+                        layout.delta().map(MetaRowFormat.Delta::base));
         client.putIfAbsent(MetaRowFormat.batchLogRow(tunnelId, logged));
-        writeManifest(tunnelId, token, batchSequence, channels);
-        writeEntries(tunnelId, token, carried);
+        writeManifest(tunnelId, token, manifest);
+        writeEntries(tunnelId, token, layout.written());
+        known.manifest(tunnelId, token, manifest);
+        if (manifest.delta().isEmpty() && carried.size() == channels.size()) {
+            known.full(tunnelId, token, byChannel(carried));
+        }
+    }
+
+    /** How a planned snapshot is written: in full or as a delta, and the entries written now. */
+    private record Layout(
+            Optional<MetaRowFormat.Delta> delta, Collection<ChannelCheckpoint> written) {}
+
+    private Layout layout(
+            String tunnelId,
+            Optional<BatchToken> after,
+            TreeSet<String> channels,
+            Collection<ChannelCheckpoint> carried) {
+        Layout full = new Layout(Optional.empty(), carried);
+        if (fullSnapshotEvery <= 1 || after.isEmpty()) {
+            return full;
+        }
+        Optional<MetaRowFormat.Manifest> start = manifest(tunnelId, after.get());
+        if (start.isEmpty()) {
+            return full;
+        }
+        Optional<MetaRowFormat.Delta> startDelta = start.get().delta();
+        BatchToken base = startDelta.map(MetaRowFormat.Delta::base).orElse(after.get());
+        int depth = startDelta.map(d -> d.depth() + 1).orElse(1);
+        if (depth >= fullSnapshotEvery) {
+            return full;
+        }
+        Map<String, ChannelCheckpoint> baseEntries;
+        try {
+            baseEntries = fullEntries(tunnelId, base);
+        } catch (SnapshotNotFoundException | IncompleteSnapshotException e) {
+            LOG.debug("Writing snapshot in full: base {} is not readable: {}", base, e.toString());
+            return full;
+        }
+        TreeSet<String> own = new TreeSet<>(channels);
+        List<ChannelCheckpoint> written = new ArrayList<>();
+        for (ChannelCheckpoint c : carried) {
+            ChannelCheckpoint inBase = baseEntries.get(c.channelId());
+            if (inBase != null && inBase.carriedForward().equals(c)) {
+                own.remove(c.channelId());
+            } else {
+                written.add(c);
+            }
+        }
+        if (own.size() > channels.size() * MAX_DELTA_SHARE) {
+            return full;
+        }
+        return new Layout(
+                Optional.of(new MetaRowFormat.Delta(base, depth, List.copyOf(own))), written);
+    }
+
+    /** The manifest of {@code token}, from memory or one read; empty when it has none. */
+    private Optional<MetaRowFormat.Manifest> manifest(String tunnelId, BatchToken token) {
+        Optional<MetaRowFormat.Manifest> cached = known.manifest(tunnelId, token);
+        if (cached.isPresent()) {
+            return cached;
+        }
+        Optional<MetaRowFormat.Manifest> read =
+                client.get(MetaRowFormat.manifestKey(tunnelId, token)).map(format::manifest);
+        read.ifPresent(m -> known.manifest(tunnelId, token, m));
+        return read;
+    }
+
+    /** The entries of a full snapshot, from memory or one range read. */
+    private Map<String, ChannelCheckpoint> fullEntries(String tunnelId, BatchToken token) {
+        Optional<Map<String, ChannelCheckpoint>> cached = known.full(tunnelId, token);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        Stored stored = readStored(tunnelId, token);
+        if (stored.manifest().delta().isPresent()) {
+            throw new MetaFormatException(
+                    "The snapshot of batch token "
+                            + token
+                            + " of tunnel "
+                            + tunnelId
+                            + " in meta table "
+                            + client.tableName()
+                            + " is named as the base of a delta snapshot but is a delta itself."
+                            + " The meta table is corrupt; restore it from a backup, or start from"
+                            + " a new checkpoint and choose the start position (see"
+                            + " docs/meta-table.md).");
+        }
+        requireComplete(tunnelId, token, stored.manifest().channels(), stored.entries());
+        known.full(tunnelId, token, stored.entries());
+        return stored.entries();
+    }
+
+    private static Map<String, ChannelCheckpoint> byChannel(Collection<ChannelCheckpoint> entries) {
+        Map<String, ChannelCheckpoint> map = new TreeMap<>();
+        entries.forEach(c -> map.put(c.channelId(), c));
+        return map;
     }
 
     private static void requireCarriedInManifest(
@@ -126,15 +293,11 @@ public final class MetaStore {
         }
     }
 
-    private void writeManifest(
-            String tunnelId, BatchToken token, long batchSequence, TreeSet<String> channels) {
-        MetaRow row =
-                MetaRowFormat.manifestRow(tunnelId, token, channels, batchSequence, clock.millis());
+    private void writeManifest(String tunnelId, BatchToken token, MetaRowFormat.Manifest wanted) {
+        MetaRow row = MetaRowFormat.manifestRow(tunnelId, token, wanted, clock.millis());
         if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
             return;
         }
-        MetaRowFormat.Manifest wanted =
-                new MetaRowFormat.Manifest(List.copyOf(channels), batchSequence);
         MetaRowFormat.Manifest existing = format.manifest(getExisting(row.key()));
         if (!existing.equals(wanted)) {
             throw new ConflictingSnapshotException(
@@ -148,13 +311,28 @@ public final class MetaStore {
                             + existing.batchSequence()
                             + " with channels "
                             + existing.channels()
+                            + describeDelta(existing)
                             + "; this attempt declares batch "
-                            + batchSequence
+                            + wanted.batchSequence()
                             + " with channels "
-                            + channels
+                            + wanted.channels()
+                            + describeDelta(wanted)
                             + ". "
                             + SECOND_WRITER_HINT);
         }
+    }
+
+    private static String describeDelta(MetaRowFormat.Manifest manifest) {
+        return manifest.delta()
+                .map(
+                        d ->
+                                " as a delta over "
+                                        + d.base()
+                                        + " (depth "
+                                        + d.depth()
+                                        + ") holding "
+                                        + d.channels())
+                .orElse(" in full");
     }
 
     private void writeEntries(
@@ -370,13 +548,63 @@ public final class MetaStore {
     }
 
     /**
-     * Reads the complete snapshot of {@code token}, in as few range reads as its size allows.
+     * Reads the complete snapshot of {@code token}: one range read for a full snapshot, two for a
+     * delta (its own rows and its base's, unless the base is in memory), whatever the history.
+     * Channels a delta holds no entry for take their base's entry, carried forward.
      *
-     * @throws SnapshotNotFoundException when no row of the snapshot exists
+     * @throws SnapshotNotFoundException when no row of the snapshot (or of its base) exists
      * @throws IncompleteSnapshotException when entries the manifest lists are missing
      * @throws MetaFormatException when a row is of a newer format or malformed
      */
     public BatchSnapshot read(String tunnelId, BatchToken token) {
+        Stored stored = readStored(tunnelId, token);
+        MetaRowFormat.Manifest manifest = stored.manifest();
+        known.manifest(tunnelId, token, manifest);
+        if (manifest.delta().isEmpty()) {
+            requireComplete(tunnelId, token, manifest.channels(), stored.entries());
+            known.full(tunnelId, token, stored.entries());
+            return new BatchSnapshot(tunnelId, token, stored.entries());
+        }
+        MetaRowFormat.Delta delta = manifest.delta().get();
+        requireComplete(tunnelId, token, delta.channels(), stored.entries());
+        Map<String, ChannelCheckpoint> base;
+        try {
+            base = fullEntries(tunnelId, delta.base());
+        } catch (SnapshotNotFoundException e) {
+            throw baseNotFound(tunnelId, token, delta.base());
+        }
+        Map<String, ChannelCheckpoint> entries = new TreeMap<>(stored.entries());
+        List<String> missing = new ArrayList<>();
+        for (String id : manifest.channels()) {
+            if (!entries.containsKey(id)) {
+                ChannelCheckpoint inBase = base.get(id);
+                if (inBase == null) {
+                    missing.add(id);
+                } else {
+                    entries.put(id, inBase.carriedForward());
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw incomplete(
+                    tunnelId,
+                    token,
+                    String.format(
+                            "is a delta over %s, and %d of its %d channels have an entry in"
+                                    + " neither: %s",
+                            delta.base(),
+                            missing.size(),
+                            manifest.channels().size(),
+                            abbreviate(missing)));
+        }
+        return new BatchSnapshot(tunnelId, token, entries);
+    }
+
+    /** The rows of one snapshot as stored: its manifest and the entries under its own token. */
+    private record Stored(
+            MetaRowFormat.Manifest manifest, Map<String, ChannelCheckpoint> entries) {}
+
+    private Stored readStored(String tunnelId, BatchToken token) {
         List<MetaRow> rows = readAll(tunnelId, token.toString());
         if (rows.isEmpty()) {
             throw snapshotNotFound(tunnelId, token);
@@ -391,8 +619,28 @@ public final class MetaStore {
                 entries.put(entry.channelId(), entry);
             }
         }
-        requireComplete(tunnelId, token, manifest, entries);
-        return new BatchSnapshot(tunnelId, token, entries);
+        if (manifest.isEmpty()) {
+            throw incomplete(tunnelId, token, "has entries but no manifest row");
+        }
+        return new Stored(manifest.get(), entries);
+    }
+
+    private SnapshotNotFoundException baseNotFound(
+            String tunnelId, BatchToken token, BatchToken base) {
+        return new SnapshotNotFoundException(
+                "The snapshot of batch token "
+                        + token
+                        + " of tunnel "
+                        + tunnelId
+                        + " in meta table "
+                        + client.tableName()
+                        + " is a delta over the full snapshot "
+                        + base
+                        + ", which is gone. Retention keeps every base a kept snapshot names, so"
+                        + " the rows were deleted by something else (a table TTL, or by hand)."
+                        + " Restore them from a backup, or start from a new checkpoint location"
+                        + " (Spark) or without the savepoint (Flink) and choose the start"
+                        + " position.");
     }
 
     private SnapshotNotFoundException snapshotNotFound(String tunnelId, BatchToken token) {
@@ -413,15 +661,12 @@ public final class MetaStore {
                         + " the start position.");
     }
 
+    /** The entries under {@code token} are exactly the {@code listed} channels. */
     private void requireComplete(
             String tunnelId,
             BatchToken token,
-            Optional<MetaRowFormat.Manifest> manifest,
+            List<String> listed,
             Map<String, ChannelCheckpoint> entries) {
-        if (manifest.isEmpty()) {
-            throw incomplete(tunnelId, token, "has entries but no manifest row");
-        }
-        List<String> listed = manifest.get().channels();
         List<String> missing = listed.stream().filter(c -> !entries.containsKey(c)).toList();
         if (!missing.isEmpty()) {
             throw incomplete(
@@ -473,7 +718,9 @@ public final class MetaStore {
 
     /**
      * Deletes old snapshots, keeping every snapshot of the newest {@code keepLastBatches} batch
-     * sequences (invariant 7); deletes at most {@link #DEFAULT_MAX_SNAPSHOTS_PER_PURGE} snapshots.
+     * sequences and every base a kept snapshot names (invariant 7); deletes at most {@link
+     * #DEFAULT_MAX_SNAPSHOTS_PER_PURGE} snapshots. A base is deleted only after every delta over
+     * it, so an interrupted purge never leaves a delta without its base.
      */
     public PurgeResult purge(String tunnelId, int keepLastBatches) {
         return purge(tunnelId, keepLastBatches, DEFAULT_MAX_SNAPSHOTS_PER_PURGE);
@@ -489,13 +736,49 @@ public final class MetaStore {
                             + " and delete up to "
                             + maxSnapshots);
         }
-        List<LoggedBatch> expired = expired(batchLog(tunnelId), keepLastBatches);
-        List<LoggedBatch> now = expired.subList(0, Math.min(maxSnapshots, expired.size()));
+        List<LoggedBatch> log = batchLog(tunnelId);
+        List<LoggedBatch> deletable = deletable(log, expired(log, keepLastBatches));
+        Map<BatchToken, Integer> dependents = new HashMap<>();
+        log.forEach(b -> b.base().ifPresent(base -> dependents.merge(base, 1, Integer::sum)));
+        List<LoggedBatch> now = new ArrayList<>();
+        for (LoggedBatch batch : deletable) {
+            if (now.size() == maxSnapshots) {
+                break;
+            }
+            if (dependents.getOrDefault(batch.token(), 0) > 0) {
+                continue; // a base goes after the deltas over it, even expired ones
+            }
+            now.add(batch);
+            batch.base().ifPresent(base -> dependents.merge(base, -1, Integer::sum));
+        }
         long rows = 0;
         for (LoggedBatch batch : now) {
             rows += deleteSnapshot(tunnelId, batch);
+            known.forget(tunnelId, batch.token());
         }
-        return new PurgeResult(now.size(), rows, expired.size() - now.size());
+        return new PurgeResult(now.size(), rows, deletable.size() - now.size());
+    }
+
+    /**
+     * The expired batches that may go: not the base of a batch that is kept (a kept delta must stay
+     * readable, invariant 7), deltas first so that a base is deleted after the deltas over it.
+     */
+    private static List<LoggedBatch> deletable(List<LoggedBatch> log, List<LoggedBatch> expired) {
+        Set<BatchToken> expiredTokens = new HashSet<>();
+        expired.forEach(b -> expiredTokens.add(b.token()));
+        Set<BatchToken> keptBases = new HashSet<>();
+        log.stream()
+                .filter(b -> !expiredTokens.contains(b.token()))
+                .forEach(b -> b.base().ifPresent(keptBases::add));
+        List<LoggedBatch> deltas = new ArrayList<>();
+        List<LoggedBatch> full = new ArrayList<>();
+        for (LoggedBatch b : expired) {
+            if (!keptBases.contains(b.token())) {
+                (b.base().isPresent() ? deltas : full).add(b);
+            }
+        }
+        deltas.addAll(full);
+        return deltas;
     }
 
     /**
@@ -606,5 +889,54 @@ public final class MetaStore {
     /** The tunnel's current lease, if any consumer holds one (expired or not). */
     public Optional<OwnerLease> owner(String tunnelId) {
         return ownership.current(tunnelId);
+    }
+
+    /**
+     * Snapshots this store has lately read or written, so that planning a delta does not read its
+     * start and base again: their manifests, and the entries of full ones. Committed snapshots
+     * never change, and a purged one is forgotten.
+     */
+    private static final class KnownSnapshots {
+        private static final int KEPT = 4;
+
+        private final Map<MetaRowKey, MetaRowFormat.Manifest> manifests = lru();
+        private final Map<MetaRowKey, Map<String, ChannelCheckpoint>> fulls = lru();
+
+        private static <V> Map<MetaRowKey, V> lru() {
+            return new LinkedHashMap<>(8, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<MetaRowKey, V> eldest) {
+                    return size() > KEPT;
+                }
+            };
+        }
+
+        private static MetaRowKey key(String tunnelId, BatchToken token) {
+            return MetaRowFormat.manifestKey(tunnelId, token);
+        }
+
+        synchronized void manifest(
+                String tunnelId, BatchToken token, MetaRowFormat.Manifest manifest) {
+            manifests.put(key(tunnelId, token), manifest);
+        }
+
+        synchronized Optional<MetaRowFormat.Manifest> manifest(String tunnelId, BatchToken token) {
+            return Optional.ofNullable(manifests.get(key(tunnelId, token)));
+        }
+
+        synchronized void full(
+                String tunnelId, BatchToken token, Map<String, ChannelCheckpoint> entries) {
+            fulls.put(key(tunnelId, token), Collections.unmodifiableMap(new TreeMap<>(entries)));
+        }
+
+        synchronized Optional<Map<String, ChannelCheckpoint>> full(
+                String tunnelId, BatchToken token) {
+            return Optional.ofNullable(fulls.get(key(tunnelId, token)));
+        }
+
+        synchronized void forget(String tunnelId, BatchToken token) {
+            manifests.remove(key(tunnelId, token));
+            fulls.remove(key(tunnelId, token));
+        }
     }
 }

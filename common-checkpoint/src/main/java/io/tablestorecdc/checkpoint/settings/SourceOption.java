@@ -1,6 +1,7 @@
 package io.tablestorecdc.checkpoint.settings;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import java.util.Arrays;
 import java.util.Optional;
@@ -65,6 +66,15 @@ public enum SourceOption {
             "The meta table (created if missing) that holds the owner lease on the tunnel (a"
                     + " second consumer is refused) and the committed positions of every batch or"
                     + " checkpoint, so that progress is visible and either engine can resume."),
+    META_FULL_SNAPSHOT_EVERY(
+            "meta.full.snapshot.every",
+            Kind.OPTIONAL,
+            Integer.toString(MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY),
+            "How often the meta table gets a full snapshot of every channel's position: between"
+                    + " two full snapshots, a batch or checkpoint writes only the channels that"
+                    + " changed since the last full one (a delta), so its cost grows with the"
+                    + " changes, not the partitions. A positive whole number of batches; 1 writes"
+                    + " every snapshot in full."),
     SKIP_INVALID_DATA(
             "skip.invalid.data",
             Kind.OPTIONAL,

@@ -5,6 +5,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.ACCESS_KEY_SECRE
 import static io.tablestorecdc.checkpoint.settings.SourceOption.ENDPOINT;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.IGNORE_DELETE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.INSTANCE_NAME;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.META_FULL_SNAPSHOT_EVERY;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.META_TABLE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.ON_SERVER_AHEAD;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.SKIP_INVALID_DATA;
@@ -15,6 +16,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -56,6 +58,7 @@ public final class SourceSettings implements Serializable {
     private final boolean skipInvalidData;
     private final boolean ignoreDelete;
     private final ServerAheadPolicy onServerAhead;
+    private final int metaFullSnapshotEvery;
 
     private SourceSettings(Reading r) {
         this.endpoint = r.endpoint;
@@ -73,6 +76,7 @@ public final class SourceSettings implements Serializable {
         this.skipInvalidData = r.skipInvalidData;
         this.ignoreDelete = r.ignoreDelete;
         this.onServerAhead = r.onServerAhead;
+        this.metaFullSnapshotEvery = r.metaFullSnapshotEvery;
     }
 
     /**
@@ -164,6 +168,11 @@ public final class SourceSettings implements Serializable {
         return onServerAhead;
     }
 
+    /** Batches from one full meta snapshot to the next ({@code meta.full.snapshot.every}). */
+    public int metaFullSnapshotEvery() {
+        return metaFullSnapshotEvery;
+    }
+
     /**
      * The problem of a {@code tunnel.start} that was set although the source creates no tunnel with
      * a stream part, where it would have no effect; empty otherwise. Spark rejects it; Flink, whose
@@ -221,6 +230,10 @@ public final class SourceSettings implements Serializable {
                 + "="
                 + metaTable
                 + ", "
+                + META_FULL_SNAPSHOT_EVERY.key()
+                + "="
+                + metaFullSnapshotEvery
+                + ", "
                 + SKIP_INVALID_DATA.key()
                 + "="
                 + skipInvalidData
@@ -251,7 +264,8 @@ public final class SourceSettings implements Serializable {
                 && metaTable.equals(other.metaTable)
                 && skipInvalidData == other.skipInvalidData
                 && ignoreDelete == other.ignoreDelete
-                && onServerAhead == other.onServerAhead;
+                && onServerAhead == other.onServerAhead
+                && metaFullSnapshotEvery == other.metaFullSnapshotEvery;
     }
 
     @Override
@@ -281,6 +295,7 @@ public final class SourceSettings implements Serializable {
         private final boolean skipInvalidData;
         private final boolean ignoreDelete;
         private final ServerAheadPolicy onServerAhead;
+        private final int metaFullSnapshotEvery;
 
         Reading(OptionValues values) {
             endpoint = values.required(ENDPOINT.key());
@@ -304,6 +319,13 @@ public final class SourceSettings implements Serializable {
                             ON_SERVER_AHEAD.key(),
                             ServerAheadPolicy.FAIL,
                             ServerAheadPolicy::fromOption);
+            metaFullSnapshotEvery =
+                    (int)
+                            values.wholeNumber(
+                                    META_FULL_SNAPSHOT_EVERY.key(),
+                                    MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY,
+                                    1,
+                                    1_000_000);
         }
 
         /** The core's endpoint rule; the credentials here are placeholders, never the secret. */

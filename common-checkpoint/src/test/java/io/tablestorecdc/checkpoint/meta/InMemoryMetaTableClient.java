@@ -25,6 +25,7 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
     private boolean tableExists;
     private int serverPageLimit = MAX_RANGE_ROWS;
     private boolean echoWrites;
+    private int requestsBeforeCrash = -1;
 
     InMemoryMetaTableClient(boolean tableExists) {
         this.tableExists = tableExists;
@@ -71,11 +72,34 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
         rows.remove(key);
     }
 
+    synchronized int rowCount() {
+        return rows.size();
+    }
+
     synchronized List<MetaRow> allRows() {
         return List.copyOf(rows.values());
     }
 
+    /**
+     * The process using this table dies after {@code requests} more requests: every request after
+     * them fails, as if it were never sent, until {@link #recover()} (the process restarted).
+     */
+    synchronized InMemoryMetaTableClient crashAfter(int requests) {
+        this.requestsBeforeCrash = requests;
+        return this;
+    }
+
+    synchronized void recover() {
+        this.requestsBeforeCrash = -1;
+    }
+
     private void count(String kind) {
+        if (requestsBeforeCrash == 0) {
+            throw new MetaTableException("crashed before sending " + kind);
+        }
+        if (requestsBeforeCrash > 0) {
+            requestsBeforeCrash--;
+        }
         requests.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
     }
 

@@ -265,10 +265,10 @@ class MetaStoreTest {
     void aRowOfANewerFormatAsksForAnUpgrade() {
         store.seed(snapshot(T1, reading("a", 1)), 0);
         MetaRowKey key = MetaRowFormat.entryKey(TUNNEL, T1, "a");
-        table.putRaw(table.get(key).orElseThrow().with("format_version", 2L));
+        table.putRaw(table.get(key).orElseThrow().with("format_version", 3L));
         assertThatThrownBy(() -> store.read(TUNNEL, T1))
                 .isInstanceOf(MetaFormatException.class)
-                .hasMessageContaining("format_version 2")
+                .hasMessageContaining("format_version 3")
                 .hasMessageContaining(key.toString())
                 .hasMessageContaining("Upgrade the connector");
     }

@@ -57,6 +57,9 @@ class SourceSettingsTest {
                 .isEqualTo("tablestore_cdc_meta");
         assertThat(s.skipInvalidData()).isFalse();
         assertThat(s.ignoreDelete()).isFalse();
+        assertThat(String.valueOf(s.metaFullSnapshotEvery()))
+                .isEqualTo(SourceOption.META_FULL_SNAPSHOT_EVERY.defaultValue().orElseThrow())
+                .isEqualTo("64");
         assertThat(s.credentials().stsToken()).isEmpty();
         assertThat(s.unusedTunnelStart()).isEmpty();
     }
@@ -71,9 +74,11 @@ class SourceSettingsTest {
         m.put("skip.invalid.data", "TRUE");
         m.put("ignore.delete", "true");
         m.put("on.server.ahead", "Skip");
+        m.put("meta.full.snapshot.every", "8");
 
         SourceSettings s = parse(m);
 
+        assertThat(s.metaFullSnapshotEvery()).isEqualTo(8);
         assertThat(s.tunnelCreation().tunnelType()).contains(TunnelType.BASE_AND_STREAM);
         assertThat(s.tunnelStart())
                 .isEqualTo(TunnelStart.at(Instant.parse("2024-05-01T00:00:00Z")));
@@ -100,6 +105,7 @@ class SourceSettingsTest {
                         "tunnel.create",
                         "tunnel.start",
                         "meta.table",
+                        "meta.full.snapshot.every",
                         "skip.invalid.data",
                         "ignore.delete",
                         "on.server.ahead");
@@ -144,6 +150,11 @@ class SourceSettingsTest {
                 "on.server.ahead",
                 "ignore",
                 "Option 'on.server.ahead' has invalid value 'ignore': use fail (default) or skip");
+        assertBad(
+                "meta.full.snapshot.every",
+                "0",
+                "Option 'meta.full.snapshot.every' has invalid value '0': use a whole number from 1"
+                        + " to 1000000");
         assertBad(
                 "meta.table",
                 " ",

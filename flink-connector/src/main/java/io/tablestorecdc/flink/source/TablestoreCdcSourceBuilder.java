@@ -1,6 +1,7 @@
 package io.tablestorecdc.flink.source;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
@@ -64,6 +65,7 @@ public final class TablestoreCdcSourceBuilder<T> {
     private boolean skipInvalidData;
     private boolean ignoreDelete;
     private ServerAheadPolicy onServerAhead = ServerAheadPolicy.FAIL;
+    private int metaFullSnapshotEvery = MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY;
     private Instant stopAt;
     private ChangeRecordDeserializer<T> deserializer;
     private TunnelProxyFactory proxyFactory = SdkTunnelProxyFactory.INSTANCE;
@@ -175,6 +177,16 @@ public final class TablestoreCdcSourceBuilder<T> {
     }
 
     /**
+     * How often the meta table gets a full snapshot (option {@code meta.full.snapshot.every},
+     * default {@value MetaStore#DEFAULT_FULL_SNAPSHOT_EVERY}): between two, a checkpoint writes
+     * only the channels that changed since the last full one. 1 writes every snapshot in full.
+     */
+    public TablestoreCdcSourceBuilder<T> setMetaFullSnapshotEvery(int checkpoints) {
+        this.metaFullSnapshotEvery = checkpoints;
+        return this;
+    }
+
+    /**
      * Makes the source bounded (option {@code scan.bounded.stop-at}): each channel is read up to
      * its last change committed at or before {@code stopAt}, and the job ends when every channel
      * has stopped there or finished. {@code null} (the default) reads continuously.
@@ -261,6 +273,10 @@ public final class TablestoreCdcSourceBuilder<T> {
                 options,
                 SourceOption.ON_SERVER_AHEAD,
                 onServerAhead.name().toLowerCase(java.util.Locale.ROOT));
+        putIfSet(
+                options,
+                SourceOption.META_FULL_SNAPSHOT_EVERY,
+                String.valueOf(metaFullSnapshotEvery));
         return options;
     }
 

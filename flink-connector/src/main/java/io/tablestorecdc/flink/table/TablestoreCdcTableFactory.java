@@ -78,6 +78,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 SKIP_INVALID_DATA,
                 IGNORE_DELETE,
                 TablestoreCdcOptions.ON_SERVER_AHEAD,
+                TablestoreCdcOptions.META_FULL_SNAPSHOT_EVERY,
                 DISCOVERY_INTERVAL,
                 HEARTBEAT_INTERVAL,
                 HEARTBEAT_TIMEOUT,
@@ -184,6 +185,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                     .setSkipInvalidData(settings.skipInvalidData())
                     .setIgnoreDelete(settings.ignoreDelete())
                     .setOnServerAhead(settings.onServerAhead())
+                    .setMetaFullSnapshotEvery(settings.metaFullSnapshotEvery())
                     .setDiscoveryInterval(discovery)
                     .setHeartbeatInterval(heartbeat)
                     .setHeartbeatTimeout(heartbeatTimeout)

@@ -49,6 +49,16 @@ public final class TablestoreCdcOptions {
 
     public static final ConfigOption<String> ON_SERVER_AHEAD = text(SourceOption.ON_SERVER_AHEAD);
 
+    public static final ConfigOption<Integer> META_FULL_SNAPSHOT_EVERY =
+            ConfigOptions.key(SourceOption.META_FULL_SNAPSHOT_EVERY.key())
+                    .intType()
+                    .defaultValue(
+                            Integer.parseInt(
+                                    SourceOption.META_FULL_SNAPSHOT_EVERY
+                                            .defaultValue()
+                                            .orElseThrow()))
+                    .withDescription(SourceOption.META_FULL_SNAPSHOT_EVERY.description());
+
     public static final ConfigOption<Duration> DISCOVERY_INTERVAL =
             ConfigOptions.key("discovery.interval")
                     .durationType()

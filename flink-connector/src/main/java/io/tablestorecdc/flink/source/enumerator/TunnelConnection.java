@@ -73,7 +73,11 @@ final class TunnelConnection implements AutoCloseable {
         this.proxy = proxy;
         this.tunnel = tunnel;
         this.metaClient = metaClient;
-        this.store = new MetaStore(metaClient);
+        this.store =
+                new MetaStore(
+                        metaClient,
+                        java.time.Clock.systemUTC(),
+                        config.settings().metaFullSnapshotEvery());
         this.meta = new MetaSnapshotWriter(store);
         this.owner = owner;
         this.pushes = pushes;
