@@ -70,6 +70,9 @@ public final class CrashPointQuery {
                         .option("tunnel.start", "earliest")
                         .option("max.rows.per.channel", args[10])
                         .option("channel.read.budget", "2s")
+                        // full snapshots, deltas and purges of both in every kill loop
+                        .option("meta.full.snapshot.every", "3")
+                        .option("meta.retention.batches", "3")
                         .load()
                         .selectExpr("id", "_op", "_seq", "_channel")
                         .writeStream()

@@ -2,10 +2,12 @@ package io.tablestorecdc.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -51,6 +53,11 @@ class CrashPointsITCase {
     @Test
     void killsAtEveryNamedPointLeaveExactlyTheChangesInTheSink() throws Exception {
         String table = bed.newTable();
+        // Nine partitions of which the rows fill one: most batches write a delta snapshot, every
+        // third a full one (the query's meta.full.snapshot.every), and purges cross the bases.
+        for (String at : List.of("b", "d", "f", "h", "j", "l", "n", "p")) {
+            bed.emulator.tunnels().split(table, CdcTestBed.key(at));
+        }
         String tunnel = table + "_tunnel";
         Path out = Files.createTempDirectory("crash-points-out");
         Path checkpoint = Files.createTempDirectory("crash-points-ckpt");
@@ -85,6 +92,15 @@ class CrashPointsITCase {
                 .as("batches re-run after a kill past the fills, compared")
                 .hasSize(kills.get(CrashPoint.AFTER_FILLS));
         assertThat(sinkIds(out)).containsExactlyInAnyOrderElementsOf(expected);
+        // Of any three batches in a row one is a delta (every third is full), and retention keeps
+        // its base: the kills above crossed both kinds of snapshot.
+        List<LoggedBatch> log =
+                bed.withMetaStore(
+                        Clock.systemUTC(), store -> store.batchLog(bed.tunnelId(table, tunnel)));
+        assertThat(log).anyMatch(b -> b.base().isPresent());
+        for (LoggedBatch delta : log.stream().filter(b -> b.base().isPresent()).toList()) {
+            assertThat(log).extracting(LoggedBatch::token).contains(delta.base().get());
+        }
     }
 
     private static List<String> writeRows(String table, int run) {

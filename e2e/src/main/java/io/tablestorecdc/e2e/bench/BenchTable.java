@@ -97,6 +97,34 @@ final class BenchTable {
         }
     }
 
+    /**
+     * Writes one row into each of the given partitions of a table {@link #create}d with {@code
+     * partitions} ranges over {@code span} keys: the keys extend each partition's first key, so
+     * they fall in that partition and no other. {@code serial} keeps the keys of calls apart.
+     */
+    void writeInto(List<Integer> targets, int partitions, long span, long serial) {
+        BatchWriteRowRequest batch = new BatchWriteRowRequest();
+        for (int p : targets) {
+            String first = String.format(Locale.ROOT, "row-%09d", span * p / partitions);
+            RowPutChange put =
+                    new RowPutChange(
+                            name,
+                            PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                    .addPrimaryKeyColumn(
+                                            "id",
+                                            PrimaryKeyValue.fromString(
+                                                    first + String.format("-%09d", serial)))
+                                    .build());
+            put.addColumn(new Column("n", ColumnValue.fromLong(serial)));
+            put.addColumn(new Column("d", ColumnValue.fromDouble(serial / 3.0)));
+            put.addColumn(new Column("s", ColumnValue.fromString(PAYLOAD)));
+            batch.addRowChange(put);
+        }
+        if (!sync.batchWriteRow(batch).isAllSucceed()) {
+            throw new IllegalStateException("BatchWriteRow failed for serial " + serial);
+        }
+    }
+
     static PrimaryKey key(long i) {
         return PrimaryKeyBuilder.createPrimaryKeyBuilder()
                 .addPrimaryKeyColumn(

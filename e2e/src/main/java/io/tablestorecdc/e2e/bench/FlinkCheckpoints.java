@@ -1,5 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
+import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class FlinkCheckpoints {
     }
 
     /** Counters when a checkpoint completed (first subtask to hear of it). */
-    private record Mark(RequestCounts requests, long metaWritten, long seen) {}
+    private record Mark(RequestCounts requests, long metaWritten, long metaDeleted, long seen) {}
 
     /** Per checkpoint while reading (until the first checkpoint after the last record) and idle. */
     record Figures(
@@ -64,9 +65,16 @@ final class FlinkCheckpoints {
             double tunnelCheckpointsPerCheckpoint,
             long medianCheckpointMs,
             double idleMetaRequestsPerCheckpoint,
-            double idleMetaRowsPerCheckpoint) {}
+            double idleMetaRowsPerCheckpoint,
+            double metaRowsDeletedPerCheckpoint) {}
 
     Figures measure(String table, String tunnel, int channels, long expected) throws Exception {
+        return measure(table, tunnel, channels, expected, MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY);
+    }
+
+    /** {@link #measure} with the source's {@code meta.full.snapshot.every} set. */
+    Figures measure(String table, String tunnel, int channels, long expected, int fullEvery)
+            throws Exception {
         SEEN.set(0);
         BARRIER_NANOS.clear();
         COMPLETE_NANOS.clear();
@@ -76,7 +84,7 @@ final class FlinkCheckpoints {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
         env.fromSource(
-                        FlinkDrain.source(emulator, table, tunnel),
+                        FlinkDrain.source(emulator, table, tunnel, fullEvery),
                         WatermarkStrategy.noWatermarks(),
                         "changes")
                 .addSink(new CheckpointSink())
@@ -120,11 +128,13 @@ final class FlinkCheckpoints {
                 reading.get("tunnel/checkpoint") / (double) active,
                 durations.isEmpty() ? -1 : durations.get(durations.size() / 2),
                 idle.table() / (double) idleCheckpoints,
-                (end.metaWritten() - settled.metaWritten()) / (double) idleCheckpoints);
+                (end.metaWritten() - settled.metaWritten()) / (double) idleCheckpoints,
+                (drained.metaDeleted() - start.metaDeleted()) / (double) active);
     }
 
     private Mark mark() {
-        return new Mark(RequestCounts.of(inProcess.server()), meta.written(), SEEN.get());
+        return new Mark(
+                RequestCounts.of(inProcess.server()), meta.written(), meta.deleted(), SEEN.get());
     }
 
     /** The id of the first checkpoint completed after every expected record reached the sink. */

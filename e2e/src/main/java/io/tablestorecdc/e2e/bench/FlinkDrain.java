@@ -1,5 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
+import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
@@ -125,7 +126,14 @@ final class FlinkDrain {
 
     /** The source every Flink part reads with: a stream tunnel, keys only. */
     static TablestoreCdcSource<String> source(BenchEmulator emulator, String table, String tunnel) {
+        return source(emulator, table, tunnel, MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY);
+    }
+
+    /** {@link #source} with {@code meta.full.snapshot.every} set. */
+    static TablestoreCdcSource<String> source(
+            BenchEmulator emulator, String table, String tunnel, int fullSnapshotEvery) {
         return TablestoreCdcSource.<String>builder()
+                .setMetaFullSnapshotEvery(fullSnapshotEvery)
                 .setEndpoint(emulator.endpoint())
                 .setInstanceName(emulator.instanceName())
                 .setCredentials(emulator.accessKeyId(), emulator.accessKeySecret())

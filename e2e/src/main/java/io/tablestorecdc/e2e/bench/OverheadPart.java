@@ -59,12 +59,27 @@ final class OverheadPart {
             print(f, since(start));
         }
         List<BatchOverhead.Idle> idle = idle(spark, channels);
+        say(
+                "%nSparse stream: %d channels, %d of them taking changes (meta rows and tunnel"
+                        + " checkpoints per batch / checkpoint, every snapshot full vs incremental):",
+                SparseOverhead.CHANNELS, SparseOverhead.ACTIVE);
+        List<SparseOverhead.Figures> sparse =
+                new SparseOverhead(
+                                bench.emulator(),
+                                bench.spark(),
+                                drain,
+                                flink,
+                                meta,
+                                bench.inProcess("overhead"),
+                                bench.table("sparse" + SparseOverhead.CHANNELS))
+                        .run();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("sparkPerBatch", sparkFigures.stream().map(ThroughputBenchmark::record).toList());
         json.put(
                 "flinkPerCheckpoint",
                 flinkFigures.stream().map(ThroughputBenchmark::record).toList());
         json.put("sparkIdle", idle.stream().map(ThroughputBenchmark::record).toList());
+        json.put("sparse", sparse.stream().map(ThroughputBenchmark::record).toList());
         bench.report("overhead", json);
         bench.charts().sparkOverhead = sparkFigures;
         bench.charts().flinkOverhead = flinkFigures;
