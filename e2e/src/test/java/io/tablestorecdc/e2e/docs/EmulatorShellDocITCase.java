@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,29 +19,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmulatorShellDocITCase {
 
-    private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
-    private static final Path README = REPO.resolve("tablestore-emulator/README.md");
-    private static final Path JAR =
-            REPO.resolve("tablestore-emulator/target/tablestore-emulator.jar");
+    private static final String README = "tablestore-emulator/README.md";
 
     @TempDir Path workDir;
 
     @Test
     void theReadmesShellBlockRunsAsWritten() throws Exception {
-        assertThat(JAR)
-                .as(
-                        "the standalone jar (built by the emulator module's package phase;"
-                                + " run mvn -pl tablestore-emulator package -DskipTests)")
-                .exists();
-        String block = shellBlock(Files.readString(README, StandardCharsets.UTF_8));
+        String block = shellBlock(DocPages.read(README));
         try (TablestoreEmulator emulator = TablestoreEmulator.builder().build().start()) {
             String script =
                     block.replace(
                             "E=http://127.0.0.1:PORT", "E=http://127.0.0.1:" + emulator.port());
             // The block names the jar relative to the checkout, and writes rows.jsonl where it
-            // runs: run it in a directory of its own that sees the checkout's emulator module.
-            Files.createSymbolicLink(
-                    workDir.resolve("tablestore-emulator"), REPO.resolve("tablestore-emulator"));
+            // runs: run it in a directory of its own where that path is the jar this build made.
+            DocPages.checkoutWithTheJar(workDir);
             Path log = workDir.resolve("out.log");
             Process bash =
                     new ProcessBuilder("bash", "-e", "-c", script)
