@@ -13,6 +13,7 @@ import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.IncompleteSnapshotException;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.SnapshotNotFoundException;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
@@ -176,31 +177,55 @@ class TablestoreCdcSourceITCase {
                         .getTunnelId();
         try (SdkMetaTableClient client = SdkMetaTableClient.connect(endpoint(), META_TABLE)) {
             MetaStore store = new MetaStore(client);
+            store.ensureTable(); // the job creates it too; this test may look first
             int[] written = {0};
-            // One of nine partitions takes changes: after the run's first (full) snapshot, each
-            // checkpoint's is a delta over it holding little more than that channel.
+            // One of nine partitions takes changes: once the job reads all nine, each
+            // checkpoint's snapshot is a delta over the last full one, holding few rows itself.
+            DeltaSeen[] delta = new DeltaSeen[1];
             await(
-                    "a delta snapshot in the meta table",
+                    "a delta snapshot of all nine partitions",
                     () -> {
                         put("a" + written[0], written[0]++);
-                        return store.batchLog(tunnelId).stream()
-                                .anyMatch(b -> b.base().isPresent());
+                        delta[0] = newestDeltaOfOpenChannels(store, client, tunnelId, 9);
+                        return delta[0] != null;
                     });
+            assertThat(delta[0].ownRows()).isLessThan(delta[0].whole().channels().size());
+            assertThat(delta[0].whole().channels().values())
+                    .anyMatch(c -> c.lifecycle() == ChannelLifecycle.READING);
             await(
                     "all changes committed",
                     () -> CommittingListSink.committed(sink).size() >= written[0]);
-            LoggedBatch delta =
-                    store.batchLog(tunnelId).stream()
-                            .filter(b -> b.base().isPresent())
-                            .max(java.util.Comparator.comparingLong(LoggedBatch::sequence))
-                            .orElseThrow();
-            BatchSnapshot whole = store.read(tunnelId, delta.token());
-            BatchSnapshot base = store.read(tunnelId, delta.base().orElseThrow());
-            assertThat(whole.channels().keySet()).containsAll(base.channels().keySet());
-            assertThat(whole.channels().values())
-                    .filteredOn(c -> c.lifecycle() == ChannelLifecycle.READING)
-                    .isNotEmpty();
-            assertThat(whole.channels().size()).isGreaterThanOrEqualTo(9);
+        }
+    }
+
+    /** A delta snapshot as read back, and the rows stored under its own token. */
+    private record DeltaSeen(LoggedBatch batch, BatchSnapshot whole, int ownRows) {}
+
+    /** The newest delta snapshot, if it holds {@code open} unfinished channels; else null. */
+    private static DeltaSeen newestDeltaOfOpenChannels(
+            MetaStore store, SdkMetaTableClient client, String tunnelId, int open) {
+        Optional<LoggedBatch> newest =
+                store.batchLog(tunnelId).stream()
+                        .filter(b -> b.base().isPresent())
+                        .max(java.util.Comparator.comparingLong(LoggedBatch::sequence));
+        if (newest.isEmpty()) {
+            return null;
+        }
+        try {
+            BatchSnapshot whole = store.read(tunnelId, newest.get().token());
+            long unfinished =
+                    whole.channels().values().stream().filter(c -> !c.isFinished()).count();
+            int own =
+                    client.readRange(
+                                    tunnelId,
+                                    newest.get().token().toString(),
+                                    Optional.empty(),
+                                    MetaTableClient.MAX_RANGE_ROWS)
+                            .rows()
+                            .size();
+            return unfinished == open ? new DeltaSeen(newest.get(), whole, own) : null;
+        } catch (SnapshotNotFoundException | IncompleteSnapshotException e) {
+            return null; // being written or purged
         }
     }
 
