@@ -251,12 +251,7 @@ public final class MetaStore {
         Stored stored = readStored(tunnelId, token);
         if (stored.manifest().delta().isPresent()) {
             throw new MetaFormatException(
-                    "The snapshot of batch token "
-                            + token
-                            + " of tunnel "
-                            + tunnelId
-                            + " in meta table "
-                            + client.tableName()
+                    snapshotName(tunnelId, token)
                             + " is named as the base of a delta snapshot but is a delta itself."
                             + " The meta table is corrupt; restore it from a backup, or start from"
                             + " a new checkpoint and choose the start position (see"
@@ -301,12 +296,7 @@ public final class MetaStore {
         MetaRowFormat.Manifest existing = format.manifest(getExisting(row.key()));
         if (!existing.equals(wanted)) {
             throw new ConflictingSnapshotException(
-                    "The snapshot of batch token "
-                            + token
-                            + " of tunnel "
-                            + tunnelId
-                            + " in meta table "
-                            + client.tableName()
+                    snapshotName(tunnelId, token)
                             + " was already declared as batch "
                             + existing.batchSequence()
                             + " with channels "
@@ -320,6 +310,16 @@ public final class MetaStore {
                             + ". "
                             + SECOND_WRITER_HINT);
         }
+    }
+
+    /** "The snapshot of batch token T of tunnel U in meta table M", the head of its errors. */
+    private String snapshotName(String tunnelId, BatchToken token) {
+        return "The snapshot of batch token "
+                + token
+                + " of tunnel "
+                + tunnelId
+                + " in meta table "
+                + client.tableName();
     }
 
     private static String describeDelta(MetaRowFormat.Manifest manifest) {
@@ -628,12 +628,7 @@ public final class MetaStore {
     private SnapshotNotFoundException baseNotFound(
             String tunnelId, BatchToken token, BatchToken base) {
         return new SnapshotNotFoundException(
-                "The snapshot of batch token "
-                        + token
-                        + " of tunnel "
-                        + tunnelId
-                        + " in meta table "
-                        + client.tableName()
+                snapshotName(tunnelId, token)
                         + " is a delta over the full snapshot "
                         + base
                         + ", which is gone. Retention keeps every base a kept snapshot names, so"
@@ -689,12 +684,7 @@ public final class MetaStore {
     private IncompleteSnapshotException incomplete(
             String tunnelId, BatchToken token, String problem) {
         return new IncompleteSnapshotException(
-                "The snapshot of batch token "
-                        + token
-                        + " of tunnel "
-                        + tunnelId
-                        + " in meta table "
-                        + client.tableName()
+                snapshotName(tunnelId, token)
                         + " "
                         + problem
                         + ". The engine committed this batch, so the meta table is corrupt (rows"
