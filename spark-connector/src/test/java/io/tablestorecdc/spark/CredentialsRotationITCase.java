@@ -4,6 +4,7 @@ import static io.tablestorecdc.spark.CdcTestBed.await;
 import static io.tablestorecdc.spark.CdcTestBed.awaitCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.alicloud.openservices.tablestore.core.auth.DefaultCredentials;
 import io.tablestorecdc.emulator.InstanceMetadataStub;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.time.Duration;
@@ -111,5 +112,50 @@ class CredentialsRotationITCase {
 
         List<String> ids = sink.rows().stream().map(r -> r.getString(r.fieldIndex("id"))).toList();
         assertThat(ids).containsExactly("a1", "a2", "b1", "b2");
+    }
+
+    @Test
+    void aUsersProviderClassIsAskedOnEveryRequest() throws Exception {
+        bed.emulator.acceptKey("user-key-1", "user-secret-1", "user-token-1");
+        bed.emulator.acceptKey("user-key-2", "user-secret-2", "user-token-2");
+        SwitchableCredentialsProvider.current =
+                new DefaultCredentials("user-key-1", "user-secret-1", "user-token-1");
+        String table = bed.newTable();
+        bed.put(table, "a1", 1, "before");
+        Dataset<Row> df =
+                bed.spark
+                        .readStream()
+                        .format("tablestore-cdc")
+                        .option("endpoint", bed.emulator.endpoint())
+                        .option("instance.name", bed.emulator.instanceName())
+                        .option(
+                                "credentials.provider",
+                                SwitchableCredentialsProvider.class.getName())
+                        .option("table.name", table)
+                        .option("tunnel.name", table + "_tunnel")
+                        .option("tunnel.create", "stream")
+                        .option("tunnel.start", "earliest")
+                        .option("channel.read.budget", "2s")
+                        .load();
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery query = bed.start(df, CdcTestBed.checkpointDir(), sink);
+        try {
+            await(query, "the row written before", TIMEOUT, () -> sink.count() >= 1);
+            long secondBefore = bed.emulator.acceptedRequestsSignedBy("user-key-2");
+
+            SwitchableCredentialsProvider.current =
+                    new DefaultCredentials("user-key-2", "user-secret-2", "user-token-2");
+            bed.put(table, "b1", 2, "after");
+            await(query, "the row written after the switch", TIMEOUT, () -> sink.count() >= 2);
+
+            assertThat(bed.emulator.acceptedRequestsSignedBy("user-key-1")).isPositive();
+            assertThat(bed.emulator.acceptedRequestsSignedBy("user-key-2"))
+                    .isGreaterThan(secondBefore);
+            assertThat(df.queryExecution().toString() + query.lastProgress().json())
+                    .doesNotContain("user-secret", "user-token");
+        } finally {
+            query.stop();
+        }
     }
 }

@@ -283,7 +283,7 @@ class SourceSettingsTest {
                         "credentials.provider=ecs-ram-role, credentials.ecs.role.name=reader,"
                                 + " credentials.ecs.metadata.endpoint=http://127.0.0.1:9000/");
 
-        String providerClass = SettableProviderForSettings.class.getName();
+        String providerClass = "io.tablestorecdc.checkpoint.tunnel.SettableCredentialsProvider";
         assertThat(parse(withProvider(providerClass)).credentials())
                 .isEqualTo(CredentialsSource.providerClass(providerClass));
     }
@@ -341,19 +341,6 @@ class SourceSettingsTest {
                 new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(((SourceSettings) in.readObject()).credentials())
                     .isEqualTo(original.credentials());
-        }
-    }
-
-    /** A provider class as a user would name it. */
-    public static final class SettableProviderForSettings
-            implements com.alicloud.openservices.tablestore.core.auth.CredentialsProvider {
-        @Override
-        public void setCredentials(
-                com.alicloud.openservices.tablestore.core.auth.ServiceCredentials credentials) {}
-
-        @Override
-        public com.alicloud.openservices.tablestore.core.auth.ServiceCredentials getCredentials() {
-            return new com.alicloud.openservices.tablestore.core.auth.DefaultCredentials("a", "b");
         }
     }
 
