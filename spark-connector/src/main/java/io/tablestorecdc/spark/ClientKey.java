@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import java.nio.ByteBuffer;
@@ -19,28 +20,29 @@ import java.util.Objects;
  *
  * @param endpoint the instance's endpoint
  * @param instanceName the instance name
- * @param accessKeyId the access key id (not a secret: it is shown in plans and logs already)
- * @param credentialsDigest salted SHA-256 of the secret and the STS token, hex
+ * @param credentials where the credentials come from, with no secret: the access key id of a fixed
+ *     key (shown in plans and logs already), else the provider and what it reads
+ * @param credentialsDigest salted SHA-256 of a fixed key's secret and STS token, hex
  */
 record ClientKey(
-        String endpoint, String instanceName, String accessKeyId, String credentialsDigest) {
+        String endpoint, String instanceName, String credentials, String credentialsDigest) {
 
     private static final byte[] JVM_SALT = salt();
 
     ClientKey {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(instanceName, "instanceName");
-        Objects.requireNonNull(accessKeyId, "accessKeyId");
+        Objects.requireNonNull(credentials, "credentials");
         Objects.requireNonNull(credentialsDigest, "credentialsDigest");
     }
 
     static ClientKey of(TablestoreEndpoint endpoint) {
-        TablestoreCredentials credentials = endpoint.credentials();
+        CredentialsSource credentials = endpoint.credentials();
         return new ClientKey(
                 endpoint.endpoint(),
                 endpoint.instanceName(),
-                credentials.accessKeyId(),
-                digest(credentials));
+                credentials.describe(),
+                credentials.fixedCredentials().map(ClientKey::digest).orElse(""));
     }
 
     private static String digest(TablestoreCredentials credentials) {
@@ -74,8 +76,8 @@ record ClientKey(
                 + endpoint
                 + ", instance="
                 + instanceName
-                + ", accessKeyId="
-                + accessKeyId
+                + ", "
+                + credentials
                 + "}";
     }
 }

@@ -7,6 +7,7 @@ import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,10 +25,10 @@ final class SdkTableDescriber {
         SyncClient client =
                 new SyncClient(
                         endpoint.endpoint(),
-                        endpoint.credentials().accessKeyId(),
-                        endpoint.credentials().accessKeySecret(),
+                        SdkCredentials.open(endpoint.credentials()),
                         endpoint.instanceName(),
-                        endpoint.credentials().stsToken().orElse(null));
+                        null,
+                        null);
         try {
             List<PrimaryKeyColumn> columns = new ArrayList<>();
             for (PrimaryKeySchema pk :
@@ -71,7 +72,7 @@ final class SdkTableDescriber {
                         + TablestoreSourceOptions.ENDPOINT
                         + ", "
                         + TablestoreSourceOptions.INSTANCE_NAME
-                        + " and the access key.",
+                        + " and the credentials options.",
                 cause);
     }
 }

@@ -52,7 +52,8 @@ class TablestoreSourceOptionsTest {
         assertThat(o.onVanishedChannel()).isEqualTo(VanishedChannelPolicy.FAIL);
         assertThat(o.skipInvalidData()).isFalse();
         assertThat(o.ignoreDelete()).isFalse();
-        assertThat(o.tablestoreEndpoint().credentials().stsToken()).isEmpty();
+        assertThat(o.tablestoreEndpoint().credentials().fixedCredentials().orElseThrow().stsToken())
+                .isEmpty();
     }
 
     @Test
@@ -91,7 +92,8 @@ class TablestoreSourceOptionsTest {
         assertThat(o.onVanishedChannel()).isEqualTo(VanishedChannelPolicy.WARN);
         assertThat(o.skipInvalidData()).isTrue();
         assertThat(o.ignoreDelete()).isTrue();
-        assertThat(o.tablestoreEndpoint().credentials().stsToken()).contains("sts");
+        assertThat(o.tablestoreEndpoint().credentials().fixedCredentials().orElseThrow().stsToken())
+                .contains("sts");
     }
 
     @Test

@@ -68,6 +68,24 @@ public final class TablestoreEmulator implements AutoCloseable {
         return service;
     }
 
+    /**
+     * Accepts requests signed with this access key (and STS token, when not {@code null}) from now
+     * on, besides the key the emulator was started with: lets a test rotate credentials.
+     */
+    public void acceptKey(String accessKeyId, String accessKeySecret, String stsToken) {
+        server.acceptKey(accessKeyId, accessKeySecret, stsToken);
+    }
+
+    /** Refuses requests signed with {@code accessKeyId} from now on. */
+    public void revokeKey(String accessKeyId) {
+        server.revokeKey(accessKeyId);
+    }
+
+    /** How many requests signed with {@code accessKeyId} were accepted since start. */
+    public long acceptedRequestsSignedBy(String accessKeyId) {
+        return server.acceptedRequestsSignedBy(accessKeyId);
+    }
+
     /** The tunnel layer: partitions, split / merge, client and tunnel expiry, read batch sizes. */
     public TunnelService tunnels() {
         return tunnels;

@@ -33,6 +33,7 @@ import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.condition.SingleColumnValueCondition;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -89,11 +90,10 @@ public final class SdkMetaTableClient implements MetaTableClient {
         SyncClient client =
                 new SyncClient(
                         endpoint.endpoint(),
-                        endpoint.credentials().accessKeyId(),
-                        endpoint.credentials().accessKeySecret(),
+                        SdkCredentials.open(endpoint.credentials()),
                         endpoint.instanceName(),
                         config,
-                        endpoint.credentials().stsToken().orElse(null));
+                        null);
         return new SdkMetaTableClient(client, tableName);
     }
 

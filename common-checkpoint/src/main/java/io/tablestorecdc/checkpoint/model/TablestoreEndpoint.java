@@ -9,15 +9,21 @@ import java.util.regex.Pattern;
  * @param endpoint the instance's HTTP(S) endpoint, for example {@code
  *     https://myinstance.cn-hangzhou.ots.aliyuncs.com} or {@code http://127.0.0.1:8080}
  * @param instanceName the instance name
- * @param credentials the access key pair (redacted in {@code toString()})
+ * @param credentials where clients get their credentials (secrets redacted in {@code toString()})
  */
 public record TablestoreEndpoint(
-        String endpoint, String instanceName, TablestoreCredentials credentials) {
+        String endpoint, String instanceName, CredentialsSource credentials) {
 
     // The SDK's own endpoint rule: scheme, host, optional port, no path.
     private static final Pattern ENDPOINT =
             Pattern.compile("^(?i)http(s)?(?-i)://[a-zA-Z0-9._-]+(:\\d{1,5})?(/)?$");
     private static final Pattern INSTANCE = Pattern.compile("^[a-zA-Z0-9_-]+$");
+
+    /** An endpoint signed in to with a fixed access key pair (and optional STS token). */
+    public TablestoreEndpoint(
+            String endpoint, String instanceName, TablestoreCredentials credentials) {
+        this(endpoint, instanceName, CredentialsSource.fixed(credentials));
+    }
 
     public TablestoreEndpoint {
         Objects.requireNonNull(credentials, "credentials");

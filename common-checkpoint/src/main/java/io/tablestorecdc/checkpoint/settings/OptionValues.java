@@ -43,6 +43,11 @@ public final class OptionValues {
         return Optional.ofNullable(values.get(key));
     }
 
+    /** How a user of this engine sets {@code key}, for a message of one's own. */
+    public String howToSet(String key) {
+        return howToSet.apply(key);
+    }
+
     /** The value of a required option; records a problem (and returns "") when unset or blank. */
     public String required(String key) {
         String text = values.getOrDefault(key, "");

@@ -3,6 +3,7 @@ package io.tablestorecdc.checkpoint.settings;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -24,19 +25,48 @@ public enum SourceOption {
             Kind.REQUIRED,
             null,
             "The Tablestore instance name: letters, digits, '_' and '-'."),
-    ACCESS_KEY_ID("access.key.id", Kind.REQUIRED, null, "The access key id."),
+    ACCESS_KEY_ID(
+            "access.key.id",
+            Kind.OPTIONAL,
+            null,
+            "The access key id. Required with credentials.provider = static (the default)."),
     ACCESS_KEY_SECRET(
             "access.key.secret",
-            Kind.REQUIRED_SECRET,
+            Kind.SECRET,
             null,
-            "The access key secret. Never logged, and never shown in plans, toString() or error"
-                    + " messages."),
+            "The access key secret. Required with credentials.provider = static (the default)."
+                    + " Never logged, and never shown in plans, toString() or error messages."),
     STS_TOKEN(
             "sts.token",
             Kind.SECRET,
             null,
             "Optional STS security token for temporary credentials. Never logged, and never"
                     + " shown in plans, toString() or error messages."),
+    CREDENTIALS_PROVIDER(
+            "credentials.provider",
+            Kind.OPTIONAL,
+            "static",
+            "Where SDK clients get their credentials, resolved where each client is built and"
+                    + " refreshed before they expire, never shipped in a plan or job graph: static"
+                    + " (access.key.id, access.key.secret, sts.token), env (the variables"
+                    + " ALIBABA_CLOUD_ACCESS_KEY_ID, ALIBABA_CLOUD_ACCESS_KEY_SECRET and optional"
+                    + " ALIBABA_CLOUD_SECURITY_TOKEN), ecs-ram-role (the RAM role's temporary"
+                    + " credentials from the ECS instance metadata service) or the fully qualified"
+                    + " name of a public class implementing the Tablestore SDK's"
+                    + " com.alicloud.openservices.tablestore.core.auth.CredentialsProvider with a"
+                    + " public no-argument constructor."),
+    CREDENTIALS_ECS_ROLE_NAME(
+            "credentials.ecs.role.name",
+            Kind.OPTIONAL,
+            null,
+            "With credentials.provider = ecs-ram-role: the RAM role whose credentials are used;"
+                    + " unset for the one role attached to the instance."),
+    CREDENTIALS_ECS_METADATA_ENDPOINT(
+            "credentials.ecs.metadata.endpoint",
+            Kind.OPTIONAL,
+            CredentialsSource.DEFAULT_METADATA_ENDPOINT,
+            "With credentials.provider = ecs-ram-role: the instance metadata service,"
+                    + " http(s)://host[:port]."),
     TABLE_NAME("table.name", Kind.REQUIRED, null, "The data table whose changes are read."),
     TUNNEL_NAME(
             "tunnel.name",

@@ -18,6 +18,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
@@ -48,6 +49,7 @@ public final class SourceSettings implements Serializable {
     private final String accessKeyId;
     private final String accessKeySecret;
     private final String stsToken;
+    private final CredentialsChoice credentialsChoice;
     private final String tableName;
     private final String tunnelName;
     private final TunnelCreation tunnelCreation;
@@ -66,6 +68,7 @@ public final class SourceSettings implements Serializable {
         this.accessKeyId = r.accessKeyId;
         this.accessKeySecret = r.accessKeySecret;
         this.stsToken = r.stsToken;
+        this.credentialsChoice = r.credentialsChoice;
         this.tableName = r.tableName;
         this.tunnelName = r.tunnelName;
         this.tunnelCreation = r.tunnelCreation;
@@ -115,9 +118,12 @@ public final class SourceSettings implements Serializable {
         return new TablestoreEndpoint(endpoint, instanceName, credentials());
     }
 
-    /** The access key pair and STS token: the one way to read the secrets. */
-    public TablestoreCredentials credentials() {
-        return TablestoreCredentials.of(accessKeyId, accessKeySecret, stsToken);
+    /**
+     * Where SDK clients get their credentials ({@code credentials.provider}); for {@code static},
+     * the access key pair and STS token: the one way to read the secrets.
+     */
+    public CredentialsSource credentials() {
+        return credentialsChoice.source(accessKeyId, accessKeySecret, stsToken);
     }
 
     public String endpoint() {
@@ -128,8 +134,9 @@ public final class SourceSettings implements Serializable {
         return instanceName;
     }
 
+    /** The access key id of {@code credentials.provider = static}; {@code null} for the others. */
     public String accessKeyId() {
-        return accessKeyId;
+        return credentialsChoice.kind() == CredentialsSource.Kind.STATIC ? accessKeyId : null;
     }
 
     public String tableName() {
@@ -202,13 +209,15 @@ public final class SourceSettings implements Serializable {
                 + "="
                 + instanceName
                 + ", "
-                + ACCESS_KEY_ID.key()
-                + "="
-                + accessKeyId
-                + ", "
-                + ACCESS_KEY_SECRET.key()
-                + "=******"
-                + (stsToken == null ? "" : ", " + STS_TOKEN.key() + "=******")
+                + (credentialsChoice.kind() == CredentialsSource.Kind.STATIC
+                        ? ACCESS_KEY_ID.key()
+                                + "="
+                                + accessKeyId
+                                + ", "
+                                + ACCESS_KEY_SECRET.key()
+                                + "=******"
+                                + (stsToken == null ? "" : ", " + STS_TOKEN.key() + "=******")
+                        : credentialsChoice.describe())
                 + ", "
                 + TABLE_NAME.key()
                 + "="
@@ -286,6 +295,7 @@ public final class SourceSettings implements Serializable {
         private final String accessKeyId;
         private final String accessKeySecret;
         private final String stsToken;
+        private final CredentialsChoice credentialsChoice;
         private final String tableName;
         private final String tunnelName;
         private final TunnelCreation tunnelCreation;
@@ -300,8 +310,9 @@ public final class SourceSettings implements Serializable {
         Reading(OptionValues values) {
             endpoint = values.required(ENDPOINT.key());
             instanceName = values.required(INSTANCE_NAME.key());
-            accessKeyId = values.required(ACCESS_KEY_ID.key());
-            accessKeySecret = values.required(ACCESS_KEY_SECRET.key());
+            credentialsChoice = CredentialsChoice.read(values);
+            accessKeyId = values.text(ACCESS_KEY_ID.key()).orElse("");
+            accessKeySecret = values.text(ACCESS_KEY_SECRET.key()).orElse("");
             stsToken = values.text(STS_TOKEN.key()).filter(t -> !t.isEmpty()).orElse(null);
             tableName = values.required(TABLE_NAME.key());
             tunnelName = values.required(TUNNEL_NAME.key());

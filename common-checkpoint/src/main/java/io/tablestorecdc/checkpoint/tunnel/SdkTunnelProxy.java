@@ -29,7 +29,6 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
-import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
@@ -81,23 +80,22 @@ public final class SdkTunnelProxy implements TunnelProxy {
     /** A proxy that retries with {@code policy} and counts into {@code metrics}. */
     public static SdkTunnelProxy create(
             TablestoreEndpoint endpoint, TunnelRetryPolicy policy, TunnelMetrics metrics) {
-        TablestoreCredentials credentials = endpoint.credentials();
+        SdkCredentials credentials = SdkCredentials.open(endpoint.credentials());
         SecretRedactor redactor = SecretRedactor.of(credentials);
         TunnelClient client =
                 new TunnelClient(
                         endpoint.endpoint(),
-                        credentials.accessKeyId(),
-                        credentials.accessKeySecret(),
+                        credentials,
                         endpoint.instanceName(),
                         singleAttemptConfiguration(),
-                        credentials.stsToken().orElse(null));
+                        null);
         String description =
                 "endpoint="
                         + endpoint.endpoint()
                         + ", instance="
                         + endpoint.instanceName()
-                        + ", accessKeyId="
-                        + credentials.accessKeyId();
+                        + ", "
+                        + credentials.describe();
         return new SdkTunnelProxy(
                 client,
                 description,

@@ -3,6 +3,7 @@ package io.tablestorecdc.checkpoint.tunnel;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Removes the access key secret and STS token from text that leaves the adapter (invariant 9).
@@ -14,10 +15,20 @@ final class SecretRedactor {
 
     static final String MASK = "******";
 
-    private final List<String> secrets;
+    private final Supplier<List<String>> secrets;
 
     private SecretRedactor(List<String> secrets) {
-        this.secrets = List.copyOf(secrets);
+        List<String> fixed = List.copyOf(secrets);
+        this.secrets = () -> fixed;
+    }
+
+    private SecretRedactor(Supplier<List<String>> secrets) {
+        this.secrets = secrets;
+    }
+
+    /** Masks the secrets and tokens {@code credentials} handed out lately, as they rotate. */
+    static SecretRedactor of(SdkCredentials credentials) {
+        return new SecretRedactor(credentials::recentSecrets);
     }
 
     static SecretRedactor of(TablestoreCredentials credentials) {
@@ -36,7 +47,7 @@ final class SecretRedactor {
             return null;
         }
         String result = text;
-        for (String secret : secrets) {
+        for (String secret : secrets.get()) {
             result = result.replace(secret, MASK);
         }
         return result;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.ByteArrayInputStream;
@@ -60,7 +61,7 @@ class SourceSettingsTest {
         assertThat(String.valueOf(s.metaFullSnapshotEvery()))
                 .isEqualTo(SourceOption.META_FULL_SNAPSHOT_EVERY.defaultValue().orElseThrow())
                 .isEqualTo("64");
-        assertThat(s.credentials().stsToken()).isEmpty();
+        assertThat(s.credentials().fixedCredentials().orElseThrow().stsToken()).isEmpty();
         assertThat(s.unusedTunnelStart()).isEmpty();
     }
 
@@ -86,7 +87,8 @@ class SourceSettingsTest {
         assertThat(s.skipInvalidData()).isTrue();
         assertThat(s.ignoreDelete()).isTrue();
         assertThat(s.onServerAhead()).isEqualTo(ServerAheadPolicy.SKIP);
-        assertThat(s.tablestoreEndpoint().credentials().stsToken()).contains(STS);
+        assertThat(s.tablestoreEndpoint().credentials().fixedCredentials().orElseThrow().stsToken())
+                .contains(STS);
         assertThat(s.tablestoreEndpoint().instanceName()).isEqualTo("inst");
     }
 
@@ -100,6 +102,9 @@ class SourceSettingsTest {
                         "access.key.id",
                         "access.key.secret",
                         "sts.token",
+                        "credentials.provider",
+                        "credentials.ecs.role.name",
+                        "credentials.ecs.metadata.endpoint",
                         "table.name",
                         "tunnel.name",
                         "tunnel.create",
@@ -113,13 +118,7 @@ class SourceSettingsTest {
         assertThat(SourceOption.values())
                 .filteredOn(SourceOption::required)
                 .extracting(SourceOption::key)
-                .containsExactly(
-                        "endpoint",
-                        "instance.name",
-                        "access.key.id",
-                        "access.key.secret",
-                        "table.name",
-                        "tunnel.name");
+                .containsExactly("endpoint", "instance.name", "table.name", "tunnel.name");
         assertThat(SourceOption.values())
                 .filteredOn(SourceOption::secret)
                 .extracting(SourceOption::key)
@@ -257,6 +256,102 @@ class SourceSettingsTest {
             assertThat(copy).isEqualTo(original);
             assertThat(copy.credentials()).isEqualTo(original.credentials());
             assertThat(copy.tunnelStart()).isEqualTo(original.tunnelStart());
+        }
+    }
+
+    static Map<String, String> withProvider(String provider) {
+        Map<String, String> m = required();
+        m.remove("access.key.id");
+        m.remove("access.key.secret");
+        m.put("credentials.provider", provider);
+        return m;
+    }
+
+    @Test
+    void eachCredentialsProviderNamesItsSourceAndNoSecret() {
+        assertThat(parse(required()).credentials().kind()).isEqualTo(CredentialsSource.Kind.STATIC);
+        assertThat(parse(with("credentials.provider", "static")).credentials())
+                .isEqualTo(parse(required()).credentials());
+
+        SourceSettings env = parse(withProvider("env"));
+        assertThat(env.credentials()).isEqualTo(CredentialsSource.environment());
+        assertThat(env.accessKeyId()).isNull();
+        assertThat(env.toString())
+                .contains("credentials.provider=env")
+                .doesNotContain("access.key");
+
+        Map<String, String> ecs = withProvider("ecs-ram-role");
+        ecs.put("credentials.ecs.role.name", "reader");
+        ecs.put("credentials.ecs.metadata.endpoint", "http://127.0.0.1:9000/");
+        assertThat(parse(ecs).credentials())
+                .isEqualTo(
+                        CredentialsSource.ecsRamRole(
+                                "http://127.0.0.1:9000", java.util.Optional.of("reader")));
+        assertThat(parse(withProvider("ecs-ram-role")).credentials().metadataEndpoint())
+                .contains("http://100.100.100.200");
+        assertThat(parse(ecs).toString())
+                .contains(
+                        "credentials.provider=ecs-ram-role, credentials.ecs.role.name=reader,"
+                                + " credentials.ecs.metadata.endpoint=http://127.0.0.1:9000/");
+
+        String providerClass = "io.tablestorecdc.checkpoint.tunnel.SettableCredentialsProvider";
+        assertThat(parse(withProvider(providerClass)).credentials())
+                .isEqualTo(CredentialsSource.providerClass(providerClass));
+    }
+
+    @Test
+    void badCredentialsOptionsNameTheFix() {
+        assertBad(
+                "credentials.provider",
+                "ecs",
+                "Option 'credentials.provider' has invalid value 'ecs': use static, env,"
+                        + " ecs-ram-role or the fully qualified name of a class implementing"
+                        + " com.alicloud.openservices.tablestore.core.auth.CredentialsProvider");
+        assertThatThrownBy(() -> parse(withProvider("com.example.Missing")))
+                .hasMessageContaining(
+                        "Option 'credentials.provider' has invalid value 'com.example.Missing':"
+                                + " no such class on the classpath");
+        assertThatThrownBy(() -> parse(withProvider("java.lang.String")))
+                .hasMessageContaining("the class does not implement");
+        assertThatThrownBy(() -> parse(with("credentials.provider", "env")))
+                .hasMessageContaining(
+                        "Option 'access.key.id' is set, but credentials.provider = env takes"
+                                + " credentials from elsewhere: remove access.key.id, or set"
+                                + " credentials.provider to static")
+                .hasMessageContaining("Option 'access.key.secret' is set")
+                .hasMessageNotContaining(SECRET);
+        assertThatThrownBy(() -> parse(with("credentials.ecs.role.name", "reader")))
+                .hasMessageContaining(
+                        "Option 'credentials.ecs.role.name' applies only with credentials.provider"
+                                + " = ecs-ram-role");
+        Map<String, String> badEndpoint = withProvider("ecs-ram-role");
+        badEndpoint.put("credentials.ecs.metadata.endpoint", "100.100.100.200/latest");
+        assertThatThrownBy(() -> parse(badEndpoint))
+                .hasMessageContaining(
+                        "Option 'credentials.ecs.metadata.endpoint' has invalid value"
+                                + " '100.100.100.200/latest': use http(s)://host[:port]");
+        Map<String, String> none = required();
+        none.remove("access.key.id");
+        assertThatThrownBy(() -> parse(none))
+                .hasMessageContaining(
+                        "Missing required option 'access.key.id': set access.key.id somehow (or"
+                                + " set credentials.provider to env, ecs-ram-role or a provider"
+                                + " class)");
+    }
+
+    @Test
+    void aProviderChoiceSurvivesJavaSerialization() throws Exception {
+        Map<String, String> ecs = withProvider("ecs-ram-role");
+        ecs.put("credentials.ecs.role.name", "reader");
+        SourceSettings original = parse(ecs);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(original);
+        }
+        try (ObjectInputStream in =
+                new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            assertThat(((SourceSettings) in.readObject()).credentials())
+                    .isEqualTo(original.credentials());
         }
     }
 

@@ -54,6 +54,9 @@ public final class TablestoreCdcSourceBuilder<T> {
     private String accessKeyId;
     private String accessKeySecret;
     private String stsToken;
+    private String credentialsProvider;
+    private String ecsRoleName;
+    private String ecsMetadataEndpoint;
     private String tableName;
     private String tunnelName;
     private TunnelCreation tunnelCreation = TunnelCreation.NONE;
@@ -99,6 +102,28 @@ public final class TablestoreCdcSourceBuilder<T> {
     /** An STS token for temporary credentials (option {@code sts.token}). */
     public TablestoreCdcSourceBuilder<T> setStsToken(String stsToken) {
         this.stsToken = stsToken;
+        return this;
+    }
+
+    /**
+     * Where clients get their credentials (option {@code credentials.provider}): {@code static}
+     * (the default, {@link #setCredentials}), {@code env}, {@code ecs-ram-role} or the class name
+     * of a provider. Resolved on each task manager and the job manager where a client is built, and
+     * refreshed there; never part of the job graph.
+     */
+    public TablestoreCdcSourceBuilder<T> setCredentialsProvider(String credentialsProvider) {
+        this.credentialsProvider = credentialsProvider;
+        return this;
+    }
+
+    /**
+     * With {@code ecs-ram-role}: the RAM role (option {@code credentials.ecs.role.name}; {@code
+     * null} for the instance's one role) and the metadata service (option {@code
+     * credentials.ecs.metadata.endpoint}; {@code null} for the ECS default).
+     */
+    public TablestoreCdcSourceBuilder<T> setEcsRamRole(String roleName, String metadataEndpoint) {
+        this.ecsRoleName = roleName;
+        this.ecsMetadataEndpoint = metadataEndpoint;
         return this;
     }
 
@@ -260,6 +285,9 @@ public final class TablestoreCdcSourceBuilder<T> {
         putIfSet(options, SourceOption.ACCESS_KEY_ID, accessKeyId);
         putIfSet(options, SourceOption.ACCESS_KEY_SECRET, accessKeySecret);
         putIfSet(options, SourceOption.STS_TOKEN, stsToken);
+        putIfSet(options, SourceOption.CREDENTIALS_PROVIDER, credentialsProvider);
+        putIfSet(options, SourceOption.CREDENTIALS_ECS_ROLE_NAME, ecsRoleName);
+        putIfSet(options, SourceOption.CREDENTIALS_ECS_METADATA_ENDPOINT, ecsMetadataEndpoint);
         putIfSet(options, SourceOption.TABLE_NAME, tableName);
         putIfSet(options, SourceOption.TUNNEL_NAME, tunnelName);
         putIfSet(options, SourceOption.TUNNEL_CREATE, tunnelCreation.code());

@@ -17,7 +17,7 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_C
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_NAME;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_START;
 
-import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
@@ -64,14 +64,18 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(
-                ENDPOINT, INSTANCE_NAME, ACCESS_KEY_ID, ACCESS_KEY_SECRET, TABLE_NAME, TUNNEL_NAME);
+        return Set.of(ENDPOINT, INSTANCE_NAME, TABLE_NAME, TUNNEL_NAME);
     }
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         return Set.of(
+                ACCESS_KEY_ID,
+                ACCESS_KEY_SECRET,
                 STS_TOKEN,
+                TablestoreCdcOptions.CREDENTIALS_PROVIDER,
+                TablestoreCdcOptions.CREDENTIALS_ECS_ROLE_NAME,
+                TablestoreCdcOptions.CREDENTIALS_ECS_METADATA_ENDPOINT,
                 TUNNEL_CREATE,
                 TUNNEL_START,
                 META_TABLE,
@@ -172,11 +176,27 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
         @Override
         public TablestoreCdcSource<RowData> apply(TablestoreCdcSourceBuilder<RowData> builder) {
-            TablestoreCredentials credentials = settings.credentials();
+            CredentialsSource credentials = settings.credentials();
+            credentials
+                    .fixedCredentials()
+                    .ifPresent(
+                            fixed ->
+                                    builder.setCredentials(
+                                                    fixed.accessKeyId(), fixed.accessKeySecret())
+                                            .setStsToken(fixed.stsToken().orElse(null)));
+            switch (credentials.kind()) {
+                case STATIC -> {}
+                case ENV -> builder.setCredentialsProvider("env");
+                case ECS_RAM_ROLE ->
+                        builder.setCredentialsProvider("ecs-ram-role")
+                                .setEcsRamRole(
+                                        credentials.roleName().orElse(null),
+                                        credentials.metadataEndpoint().orElse(null));
+                case PROVIDER_CLASS ->
+                        builder.setCredentialsProvider(credentials.className().orElseThrow());
+            }
             return builder.setEndpoint(settings.endpoint())
                     .setInstanceName(settings.instanceName())
-                    .setCredentials(credentials.accessKeyId(), credentials.accessKeySecret())
-                    .setStsToken(credentials.stsToken().orElse(null))
                     .setTableName(settings.tableName())
                     .setTunnelName(settings.tunnelName())
                     .setTunnelCreation(settings.tunnelCreation())

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
+import io.tablestorecdc.emulator.InstanceMetadataStub;
 import io.tablestorecdc.flink.testing.EmulatorBed;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -215,6 +216,55 @@ class TablestoreCdcTableITCase {
                                 + "  - Option 'skip.invalid.data' has invalid value 'yes': use true"
                                 + " or false (default)\n"
                                 + "See docs/flink.md for every option.");
+    }
+
+    @Test
+    void aTableReadsWithTheRamRoleOfTheInstanceMetadataService() throws Exception {
+        try (InstanceMetadataStub metadata =
+                InstanceMetadataStub.start(bed.emulator(), "sql-reader", Duration.ofHours(1))) {
+            tEnv.executeSql(
+                    ddl("by_role", "PRIMARY KEY (id) NOT ENFORCED", "")
+                            .replace(
+                                    "'access.key.id' = '" + bed.emulator().accessKeyId() + "'",
+                                    "'credentials.provider' = 'ecs-ram-role'")
+                            .replace(
+                                    "'access.key.secret' = '"
+                                            + bed.emulator().accessKeySecret()
+                                            + "'",
+                                    "'credentials.ecs.metadata.endpoint' = '"
+                                            + metadata.endpoint()
+                                            + "'"));
+            String plan =
+                    tEnv.explainSql("SELECT * FROM by_role", ExplainDetail.JSON_EXECUTION_PLAN);
+            TableResult result = query("SELECT id, v, name FROM by_role");
+            put("a", 1, "x");
+
+            Map<String, List<Object>> expected = new TreeMap<>();
+            expected.put("a", Arrays.asList("a", 1L, "x"));
+            assertThat(materializeUntil(result, expected)).isEqualTo(expected);
+            assertThat(bed.emulator().acceptedRequestsSignedBy(metadata.current().accessKeyId()))
+                    .isPositive();
+            assertThat(plan)
+                    .doesNotContain(metadata.current().accessKeySecret())
+                    .doesNotContain(metadata.current().securityToken());
+        }
+    }
+
+    @Test
+    void aBadCredentialsProviderFailsAtPlanningWithTheFix() {
+        tEnv.executeSql(
+                ddl("bad_provider", "PRIMARY KEY (id) NOT ENFORCED", "")
+                        .replace(
+                                "'access.key.id' = '" + bed.emulator().accessKeyId() + "'",
+                                "'credentials.provider' = 'ecs'"));
+
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_provider"))
+                .isInstanceOf(ValidationException.class)
+                .rootCause()
+                .hasMessageContaining(
+                        "Option 'credentials.provider' has invalid value 'ecs': use static, env,"
+                                + " ecs-ram-role or the fully qualified name of a class")
+                .hasMessageNotContaining(bed.emulator().accessKeySecret());
     }
 
     @Test

@@ -40,7 +40,8 @@ public final class EmulatorServer implements AutoCloseable {
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     private final String instanceName;
-    private final Map<String, String> accessKeys;
+    private final Map<String, AccessKey> accessKeys = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> signedBy = new ConcurrentHashMap<>();
     private final Faults faults;
     private final Map<String, ActionHandler> handlers = new ConcurrentHashMap<>();
     private final Map<String, AdminHandler> adminHandlers = new ConcurrentHashMap<>();
@@ -55,10 +56,48 @@ public final class EmulatorServer implements AutoCloseable {
      */
     public EmulatorServer(String instanceName, Map<String, String> accessKeys, Faults faults) {
         this.instanceName = instanceName;
-        this.accessKeys = Map.copyOf(accessKeys);
+        accessKeys.forEach((id, secret) -> acceptKey(id, secret, null));
         this.faults = faults;
         registerAdmin("faults", this::handleFaults);
+        registerAdmin("credentials", this::handleCredentials);
     }
+
+    /**
+     * Accepts requests signed with this access key from now on, replacing what was accepted for
+     * {@code accessKeyId} before. With an STS token, a request must also carry that token in {@code
+     * x-ots-ststoken}, as temporary credentials do.
+     *
+     * @param stsToken the token the key requires, or {@code null} for a long-lived key
+     */
+    public void acceptKey(String accessKeyId, String accessKeySecret, String stsToken) {
+        if (accessKeyId == null || accessKeyId.isEmpty()) {
+            throw new IllegalArgumentException("The access key id must not be empty");
+        }
+        if (accessKeySecret == null || accessKeySecret.isEmpty()) {
+            throw new IllegalArgumentException("The access key secret must not be empty");
+        }
+        accessKeys.put(
+                accessKeyId,
+                new AccessKey(
+                        accessKeySecret, stsToken == null || stsToken.isEmpty() ? null : stsToken));
+    }
+
+    /** Refuses requests signed with {@code accessKeyId} from now on (OTSAuthFailed). */
+    public void revokeKey(String accessKeyId) {
+        accessKeys.remove(accessKeyId);
+    }
+
+    /**
+     * How many requests signed with {@code accessKeyId} were accepted (authenticated) since start:
+     * lets a test see that a client has moved to new credentials.
+     */
+    public long acceptedRequestsSignedBy(String accessKeyId) {
+        LongAdder count = signedBy.get(accessKeyId);
+        return count == null ? 0 : count.sum();
+    }
+
+    /** A key the server accepts: its secret and, for temporary credentials, its STS token. */
+    private record AccessKey(String secret, String stsToken) {}
 
     /** The instance name every request must carry. */
     public String instanceName() {
@@ -207,13 +246,22 @@ public final class EmulatorServer implements AutoCloseable {
                             + "'");
         }
         String keyId = headers.getOrDefault("x-ots-accesskeyid", "");
-        String secret = accessKeys.get(keyId);
-        if (secret == null) {
+        AccessKey key = accessKeys.get(keyId);
+        if (key == null) {
             throw authFailed(
                     "The access key id '"
                             + keyId
                             + "' is unknown to this emulator;"
                             + " use the access key the emulator was started with");
+        }
+        String secret = key.secret();
+        if (key.stsToken() != null
+                && !key.stsToken().equals(headers.getOrDefault("x-ots-ststoken", ""))) {
+            throw authFailed(
+                    "The STS token of access key id '"
+                            + keyId
+                            + "' is missing or not the one issued with it; use the token of these"
+                            + " temporary credentials");
         }
         String md5 = headers.get("x-ots-contentmd5");
         if (md5 != null && !md5.equals(Signatures.contentMd5(raw))) {
@@ -225,6 +273,7 @@ public final class EmulatorServer implements AutoCloseable {
         if (!Signatures.same(expected, actual)) {
             throw authFailed("The request signature does not match; check the access key secret");
         }
+        signedBy.computeIfAbsent(keyId, k -> new LongAdder()).increment();
         return secret;
     }
 
@@ -362,6 +411,40 @@ public final class EmulatorServer implements AutoCloseable {
         json.put("error", code);
         json.put("message", message);
         return adminJson(status, Json.write(json));
+    }
+
+    private String handleCredentials(String method, String body, Map<String, String> query)
+            throws EmulatorError {
+        switch (method) {
+            case "POST":
+                Map<String, Object> key = Json.parseObject(body);
+                Object id = key.get("accessKeyId");
+                Object secret = key.get("accessKeySecret");
+                Object token = key.get("stsToken");
+                if (!(id instanceof String) || !(secret instanceof String)) {
+                    throw EmulatorError.parameterInvalid(
+                            "/_emulator/credentials takes {\"accessKeyId\": ..., \"accessKeySecret\":"
+                                    + " ..., \"stsToken\": ... (optional)}");
+                }
+                acceptKey((String) id, (String) secret, token instanceof String t ? t : null);
+                return "{\"ok\":true}";
+            case "DELETE":
+                String revoked = query.get("accessKeyId");
+                if (revoked == null) {
+                    throw EmulatorError.parameterInvalid(
+                            "/_emulator/credentials DELETE takes ?accessKeyId=<id>");
+                }
+                revokeKey(revoked);
+                return "{\"ok\":true}";
+            case "GET":
+                return Json.write(accessKeys.keySet().stream().sorted().toList());
+            default:
+                throw new EmulatorError(
+                        "OTSMethodNotAllowed",
+                        405,
+                        "/_emulator/credentials takes POST (accept a key), DELETE (revoke) or GET"
+                                + " (list the accepted ids)");
+        }
     }
 
     private String handleFaults(String method, String body, Map<String, String> query)

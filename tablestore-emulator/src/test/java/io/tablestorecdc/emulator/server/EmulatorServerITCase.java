@@ -150,6 +150,91 @@ class EmulatorServerITCase {
     }
 
     @Test
+    void acceptedKeysChangeOverTimeAndAnStsKeyNeedsItsToken() {
+        emulator.acceptKey("STS.temp-1", "temp-secret-1", "temp-token-1");
+        try {
+            SyncClient withToken =
+                    new SyncClient(
+                            emulator.endpoint(),
+                            "STS.temp-1",
+                            "temp-secret-1",
+                            "inst",
+                            new ClientConfiguration(),
+                            "temp-token-1");
+            try {
+                withToken.describeTable(new DescribeTableRequest("t"));
+            } finally {
+                withToken.shutdown();
+            }
+            assertThat(emulator.acceptedRequestsSignedBy("STS.temp-1")).isEqualTo(1);
+
+            SyncClient noToken =
+                    client("STS.temp-1", "temp-secret-1", "inst", new ClientConfiguration());
+            assertThat(describeWith(noToken).getErrorCode()).isEqualTo("OTSAuthFailed");
+            SyncClient wrongToken =
+                    new SyncClient(
+                            emulator.endpoint(),
+                            "STS.temp-1",
+                            "temp-secret-1",
+                            "inst",
+                            new ClientConfiguration(),
+                            "temp-token-0");
+            assertThat(describeWith(wrongToken).getMessage()).contains("STS token");
+        } finally {
+            emulator.revokeKey("STS.temp-1");
+        }
+        SyncClient revoked =
+                new SyncClient(
+                        emulator.endpoint(),
+                        "STS.temp-1",
+                        "temp-secret-1",
+                        "inst",
+                        new ClientConfiguration(),
+                        "temp-token-1");
+        assertThat(describeWith(revoked).getMessage()).contains("'STS.temp-1' is unknown");
+        assertThat(emulator.acceptedRequestsSignedBy("STS.temp-1")).isEqualTo(1);
+    }
+
+    @Test
+    void adminHttpAcceptsListsAndRevokesKeys() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String credentials = emulator.endpoint() + "/_emulator/credentials";
+
+        HttpResponse<String> accepted =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(credentials))
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"accessKeyId\":\"id2\",\"accessKeySecret\":\"secret2\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> listed =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(credentials)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+        SyncClient second = client("id2", "secret2", "inst", new ClientConfiguration());
+        try {
+            second.describeTable(new DescribeTableRequest("t"));
+        } finally {
+            second.shutdown();
+        }
+        HttpResponse<String> revoked =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(credentials + "?accessKeyId=id2"))
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+
+        assertThat(accepted.statusCode()).isEqualTo(200);
+        assertThat(listed.body()).contains("\"id1\"", "\"id2\"").doesNotContain("secret");
+        assertThat(revoked.statusCode()).isEqualTo(200);
+        assertThat(
+                        describeWith(client("id2", "secret2", "inst", new ClientConfiguration()))
+                                .getErrorCode())
+                .isEqualTo("OTSAuthFailed");
+    }
+
+    @Test
     void adminHttpAddsAndClearsFaults() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String faults = emulator.endpoint() + "/_emulator/faults";

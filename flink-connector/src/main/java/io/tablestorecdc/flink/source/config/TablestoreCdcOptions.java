@@ -30,6 +30,15 @@ public final class TablestoreCdcOptions {
 
     public static final ConfigOption<String> STS_TOKEN = text(SourceOption.STS_TOKEN);
 
+    public static final ConfigOption<String> CREDENTIALS_PROVIDER =
+            text(SourceOption.CREDENTIALS_PROVIDER);
+
+    public static final ConfigOption<String> CREDENTIALS_ECS_ROLE_NAME =
+            text(SourceOption.CREDENTIALS_ECS_ROLE_NAME);
+
+    public static final ConfigOption<String> CREDENTIALS_ECS_METADATA_ENDPOINT =
+            text(SourceOption.CREDENTIALS_ECS_METADATA_ENDPOINT);
+
     public static final ConfigOption<String> TABLE_NAME = text(SourceOption.TABLE_NAME);
 
     public static final ConfigOption<String> TUNNEL_NAME = text(SourceOption.TUNNEL_NAME);
