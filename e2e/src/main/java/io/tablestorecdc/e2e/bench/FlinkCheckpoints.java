@@ -66,7 +66,8 @@ final class FlinkCheckpoints {
             long medianCheckpointMs,
             double idleMetaRequestsPerCheckpoint,
             double idleMetaRowsPerCheckpoint,
-            double metaRowsDeletedPerCheckpoint) {}
+            double metaRowsDeletedPerCheckpoint,
+            double medianMetaRowsPerCheckpoint) {}
 
     Figures measure(String table, String tunnel, int channels, long expected) throws Exception {
         return measure(table, tunnel, channels, expected, MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY);
@@ -129,7 +130,25 @@ final class FlinkCheckpoints {
                 durations.isEmpty() ? -1 : durations.get(durations.size() / 2),
                 idle.table() / (double) idleCheckpoints,
                 (end.metaWritten() - settled.metaWritten()) / (double) idleCheckpoints,
-                (drained.metaDeleted() - start.metaDeleted()) / (double) active);
+                (drained.metaDeleted() - start.metaDeleted()) / (double) active,
+                medianRowsWritten(first, drainedAt));
+    }
+
+    /** The median of the meta rows written between consecutive completed checkpoints. */
+    private static double medianRowsWritten(long first, long last) {
+        List<Long> rows = new ArrayList<>();
+        Mark before = null;
+        for (long id = first; id <= last; id++) {
+            Mark m = MARKS.get(id);
+            if (m != null) {
+                if (before != null) {
+                    rows.add(m.metaWritten() - before.metaWritten());
+                }
+                before = m;
+            }
+        }
+        rows.sort(null);
+        return rows.isEmpty() ? Double.NaN : rows.get(rows.size() / 2);
     }
 
     private Mark mark() {

@@ -37,7 +37,7 @@ final class SparseOverhead {
     private static final long SPAN = CHANNELS * 4L;
     private static final int RETENTION = 10;
     private static final long WRITE_EVERY_MS = 100;
-    private static final int SECONDS = 15;
+    private static final int SECONDS = 30;
 
     private final BenchEmulator endpoint;
     private final SparkSession spark;
@@ -75,6 +75,7 @@ final class SparseOverhead {
             int batches,
             double metaRowsWrittenPerBatch,
             double metaRowsDeletedPerBatch,
+            double medianMetaRowsWrittenPerBatch,
             double tunnelCheckpointsPerBatch,
             double restoreReadMs,
             long restoreRangeReads) {}
@@ -168,6 +169,7 @@ final class SparseOverhead {
                 n,
                 steady.stream().mapToLong(Mark::written).sum() / (double) n,
                 steady.stream().mapToLong(Mark::deleted).sum() / (double) n,
+                steady.stream().mapToLong(Mark::written).sorted().skip(n / 2).findFirst().orElse(0),
                 steady.stream().mapToLong(m -> m.requests().get("tunnel/checkpoint")).sum()
                         / (double) n,
                 restore.medianMs(),
@@ -231,6 +233,7 @@ final class SparseOverhead {
                     f.activeCheckpoints(),
                     f.metaRowsPerCheckpoint(),
                     f.metaRowsDeletedPerCheckpoint(),
+                    f.medianMetaRowsPerCheckpoint(),
                     f.tunnelCheckpointsPerCheckpoint(),
                     Double.NaN,
                     0);
