@@ -35,6 +35,7 @@ class EngineHandoverITCase {
     private static final int BASE_ROWS = 300;
     private static final double CHANGES_PER_SECOND = 150;
     private static final Duration WRITING = Duration.ofSeconds(10);
+    private static final Duration TAIL = Duration.ofSeconds(2);
     private static final Duration CATCH_UP = Duration.ofSeconds(120);
 
     @TempDir static Path checkpoints;
@@ -84,6 +85,9 @@ class EngineHandoverITCase {
             }
             stream.awaitOwnerReleased(Duration.ofSeconds(30));
             phases.reached("spark stopped");
+            // The first engine may have read every change written so far on a slow machine; a
+            // tail written after it stopped gives the second one its part of the stream.
+            stream.continueChanges(CHANGES_PER_SECOND, TAIL);
 
             try (FlinkCapture second = FlinkCapture.start(stream)) {
                 awaitEverything(stream, first.log(), second.log(), second::requireHealthy);
@@ -127,6 +131,9 @@ class EngineHandoverITCase {
             }
             stream.awaitOwnerReleased(Duration.ofSeconds(30));
             phases.reached("flink cancelled");
+            // The first engine may have read every change written so far on a slow machine; a
+            // tail written after it stopped gives the second one its part of the stream.
+            stream.continueChanges(CHANGES_PER_SECOND, TAIL);
             List<Long> completed = first.completedCheckpoints();
 
             SparkCapture second = SparkCapture.start(spark, stream, checkpoints.resolve("second"));

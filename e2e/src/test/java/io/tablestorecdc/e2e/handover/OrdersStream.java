@@ -105,6 +105,14 @@ public final class OrdersStream implements AutoCloseable {
         writer = CompletableFuture.runAsync(() -> workload.runChanges(perSecond, duration, steps));
     }
 
+    /**
+     * Writes {@code duration} more of changes once the changes started before are written, so that
+     * a consumer started now has changes to read whatever the first one managed to read.
+     */
+    public void continueChanges(double perSecond, Duration duration) {
+        writer = writer.thenRunAsync(() -> workload.runChanges(perSecond, duration, List.of()));
+    }
+
     /** A milestone that splits the table's partition at its middle order. */
     public Workload.Milestone splitAt(double fraction) {
         return new Workload.Milestone(
