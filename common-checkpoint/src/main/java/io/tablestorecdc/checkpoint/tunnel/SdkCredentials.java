@@ -38,6 +38,7 @@ public final class SdkCredentials implements CredentialsProvider {
     private final CredentialsProvider delegate;
     private final String description;
     private final Deque<String> secrets = new ArrayDeque<>();
+    private volatile ServiceCredentials lastHandedOut;
 
     private SdkCredentials(CredentialsProvider delegate, String description) {
         this.delegate = delegate;
@@ -93,8 +94,12 @@ public final class SdkCredentials implements CredentialsProvider {
                             + ") returned no credentials; it must return an access key id and"
                             + " secret on every call");
         }
-        remember(credentials.getAccessKeySecret());
-        remember(credentials.getSecurityToken());
+        // Asked on every request: only credentials not seen last time are remembered again.
+        if (credentials != lastHandedOut) {
+            remember(credentials.getSecurityToken());
+            remember(credentials.getAccessKeySecret());
+            lastHandedOut = credentials;
+        }
         return credentials;
     }
 
@@ -120,9 +125,6 @@ public final class SdkCredentials implements CredentialsProvider {
 
     private synchronized void remember(String secret) {
         if (secret == null || secret.isEmpty()) {
-            return;
-        }
-        if (secret.equals(secrets.peekFirst())) {
             return;
         }
         secrets.remove(secret);
