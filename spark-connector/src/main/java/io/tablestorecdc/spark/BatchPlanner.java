@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
+import org.apache.spark.sql.connector.read.streaming.ReadMinRows;
 
 /**
  * Plans batches on the driver: which channels the next batch reads, with which record caps, and the
@@ -36,6 +37,7 @@ final class BatchPlanner {
     private final SourceConnection connection;
     private final TablestoreSourceOptions options;
     private final IdleProbes idleProbes = new IdleProbes(System::nanoTime);
+    private final MinRowsAdmission admission;
     private ChannelStatus status = ChannelStatus.NONE;
     private final Map<BatchToken, BatchSnapshot> snapshots =
             new LinkedHashMap<>(8, 0.75f, true) {
@@ -48,6 +50,7 @@ final class BatchPlanner {
     BatchPlanner(SourceConnection connection, TablestoreSourceOptions options) {
         this.connection = connection;
         this.options = options;
+        this.admission = new MinRowsAdmission(System::nanoTime, options.tunnelName());
     }
 
     /** Seeds the first snapshot of a query from the server's checkpoints. */
@@ -70,14 +73,29 @@ final class BatchPlanner {
 
     /**
      * The end offset of the next batch after {@code start}, or {@code start} itself when there is
-     * nothing to read and no channel to adopt (no empty batches: invariant 7).
+     * nothing to read and no channel to adopt (no empty batches: invariant 7), or when {@code
+     * min.rows.per.trigger} holds the batch back ({@link MinRowsAdmission}; never under
+     * Trigger.AvailableNow, whose last batch may be small).
      */
     TablestoreOffset next(TablestoreOffset start, ReadLimit limit, OptionalLong cutoffMicros) {
+        Optional<ReadMinRows> min = MinRowsAdmission.minimum(limit, cutoffMicros.isPresent());
+        if (min.isPresent() && !admission.checkDue()) {
+            return start;
+        }
         BatchSnapshot committed = snapshot(start.token());
         MergeResult merge = connection.merge(Optional.of(committed));
         List<ChannelBacklog> toRead = readableWithData(start, committed, merge, cutoffMicros);
         status = ChannelStatus.of(merge, toRead.stream().map(ChannelBacklog::entry).toList());
         if (toRead.isEmpty() && merge.adopted().isEmpty()) {
+            min.ifPresent(admission::nothingToRead);
+            return start;
+        }
+        if (min.isPresent()
+                && admission.holds(
+                        min.get(),
+                        knownRecords(toRead),
+                        !merge.adopted().isEmpty()
+                                || toRead.stream().anyMatch(ChannelBacklog::reachesEnd))) {
             return start;
         }
         TablestoreOffset end =
@@ -96,6 +114,25 @@ final class BatchPlanner {
                         merge.entries().keySet(),
                         carried);
         return end;
+    }
+
+    /** The records known to wait in {@code channels}, saturated at {@link ChannelBacklog#LARGE}. */
+    private static long knownRecords(List<ChannelBacklog> channels) {
+        long known = 0;
+        for (ChannelBacklog c : channels) {
+            known =
+                    c.records() >= ChannelBacklog.LARGE - known
+                            ? ChannelBacklog.LARGE
+                            : known + c.records();
+        }
+        return known;
+    }
+
+    /**
+     * How long {@code min.rows.per.trigger} has held the next batch (read under the stream's lock).
+     */
+    MinRowsAdmission admission() {
+        return admission;
     }
 
     private List<ChannelBacklog> readableWithData(
@@ -158,8 +195,7 @@ final class BatchPlanner {
                 connection
                         .proxy()
                         .readRecords(connection.clientId(), entry.channelId(), position.token());
-        ChannelBacklog backlog =
-                new ChannelBacklog(entry, ChannelBacklog.estimate(probe, position.skip()));
+        ChannelBacklog backlog = ChannelBacklog.probed(entry, probe, position.skip());
         idleProbes.record(entry.channelId(), backlog.records() == 0);
         return backlog;
     }
@@ -177,11 +213,12 @@ final class BatchPlanner {
     static SortedMap<String, Long> caps(
             List<ChannelBacklog> channels, ReadLimit limit, long perChannel) {
         SortedMap<String, Long> caps = new TreeMap<>();
-        if (!(limit instanceof ReadMaxRows max)) {
+        Optional<ReadMaxRows> max = MinRowsAdmission.maxRows(limit);
+        if (max.isEmpty()) {
             channels.forEach(c -> caps.put(c.entry().channelId(), perChannel));
             return caps;
         }
-        long total = max.maxRows();
+        long total = max.get().maxRows();
         long weights = 0;
         for (ChannelBacklog c : channels) {
             weights += Math.min(c.records(), total);

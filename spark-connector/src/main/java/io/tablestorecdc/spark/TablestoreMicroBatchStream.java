@@ -98,11 +98,24 @@ final class TablestoreMicroBatchStream
                 "tablestore-cdc supports admission control: Spark calls latestOffset(start, limit)");
     }
 
+    /**
+     * {@code min.rows.per.trigger} with {@code max.trigger.delay}, {@code max.rows.per.trigger}.
+     */
     @Override
     public ReadLimit getDefaultReadLimit() {
-        return options.maxRowsPerTrigger().isPresent()
-                ? ReadLimit.maxRows(options.maxRowsPerTrigger().getAsLong())
-                : ReadLimit.allAvailable();
+        List<ReadLimit> limits = new ArrayList<>();
+        options.minRowsPerTrigger()
+                .ifPresent(
+                        min ->
+                                limits.add(
+                                        ReadLimit.minRows(
+                                                min, options.maxTriggerDelay().toMillis())));
+        options.maxRowsPerTrigger().ifPresent(max -> limits.add(ReadLimit.maxRows(max)));
+        return switch (limits.size()) {
+            case 0 -> ReadLimit.allAvailable();
+            case 1 -> limits.get(0);
+            default -> ReadLimit.compositeLimit(limits.toArray(new ReadLimit[0]));
+        };
     }
 
     /**
@@ -159,6 +172,11 @@ final class TablestoreMicroBatchStream
         metrics.put(
                 "channelsSkippedOnServerAhead",
                 String.valueOf(connection.channelsSkippedOnServerAhead()));
+        if (options.minRowsPerTrigger().isPresent()) {
+            metrics.put(
+                    "batchHeldMillis",
+                    String.valueOf(planner.admission().lastBatchHeld().toMillis()));
+        }
         return metrics;
     }
 

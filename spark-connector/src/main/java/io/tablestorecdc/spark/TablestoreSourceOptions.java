@@ -50,6 +50,8 @@ public final class TablestoreSourceOptions implements Serializable {
             SourceOption.META_FULL_SNAPSHOT_EVERY.key();
     public static final String META_RETENTION_BATCHES = "meta.retention.batches";
     public static final String MAX_ROWS_PER_TRIGGER = "max.rows.per.trigger";
+    public static final String MIN_ROWS_PER_TRIGGER = "min.rows.per.trigger";
+    public static final String MAX_TRIGGER_DELAY = "max.trigger.delay";
     public static final String MAX_ROWS_PER_CHANNEL = "max.rows.per.channel";
     public static final String CHANNEL_READ_BUDGET = "channel.read.budget";
     public static final String MAX_CHANNELS_PER_PARTITION = "max.channels.per.partition";
@@ -60,12 +62,15 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final int DEFAULT_META_RETENTION_BATCHES = 100;
     public static final long DEFAULT_MAX_ROWS_PER_CHANNEL = 100_000L;
     public static final Duration DEFAULT_CHANNEL_READ_BUDGET = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_MAX_TRIGGER_DELAY = Duration.ofMinutes(15);
 
     /** The options only Spark reads. */
     private static final Set<String> SPARK_ONLY =
             Set.of(
                     META_RETENTION_BATCHES,
                     MAX_ROWS_PER_TRIGGER,
+                    MIN_ROWS_PER_TRIGGER,
+                    MAX_TRIGGER_DELAY,
                     MAX_ROWS_PER_CHANNEL,
                     CHANNEL_READ_BUDGET,
                     MAX_CHANNELS_PER_PARTITION,
@@ -77,6 +82,8 @@ public final class TablestoreSourceOptions implements Serializable {
     private final SourceSettings settings;
     private final int metaRetentionBatches;
     private final long maxRowsPerTrigger;
+    private final long minRowsPerTrigger;
+    private final Duration maxTriggerDelay;
     private final long maxRowsPerChannel;
     private final Duration channelReadBudget;
     private final int maxChannelsPerPartition;
@@ -86,6 +93,8 @@ public final class TablestoreSourceOptions implements Serializable {
         this.settings = settings;
         this.metaRetentionBatches = own.retention;
         this.maxRowsPerTrigger = own.maxRowsPerTrigger;
+        this.minRowsPerTrigger = own.minRowsPerTrigger;
+        this.maxTriggerDelay = own.maxTriggerDelay;
         this.maxRowsPerChannel = own.maxRowsPerChannel;
         this.channelReadBudget = own.budget;
         this.maxChannelsPerPartition = own.maxChannelsPerPartition;
@@ -158,6 +167,16 @@ public final class TablestoreSourceOptions implements Serializable {
         return maxRowsPerTrigger > 0 ? OptionalLong.of(maxRowsPerTrigger) : OptionalLong.empty();
     }
 
+    /** Fewer known records than this delay a batch, up to {@link #maxTriggerDelay()}. */
+    public OptionalLong minRowsPerTrigger() {
+        return minRowsPerTrigger > 0 ? OptionalLong.of(minRowsPerTrigger) : OptionalLong.empty();
+    }
+
+    /** How long {@link #minRowsPerTrigger()} may hold a batch back after the previous one. */
+    public Duration maxTriggerDelay() {
+        return maxTriggerDelay;
+    }
+
     public long maxRowsPerChannel() {
         return maxRowsPerChannel;
     }
@@ -204,6 +223,12 @@ public final class TablestoreSourceOptions implements Serializable {
                 + "="
                 + (maxRowsPerTrigger > 0 ? maxRowsPerTrigger : "none")
                 + ", "
+                + MIN_ROWS_PER_TRIGGER
+                + "="
+                + (minRowsPerTrigger > 0
+                        ? minRowsPerTrigger + ", " + MAX_TRIGGER_DELAY + "=" + maxTriggerDelay
+                        : "none")
+                + ", "
                 + MAX_ROWS_PER_CHANNEL
                 + "="
                 + maxRowsPerChannel
@@ -231,6 +256,8 @@ public final class TablestoreSourceOptions implements Serializable {
     private static final class SparkOnly {
         private final int retention;
         private final long maxRowsPerTrigger;
+        private final long minRowsPerTrigger;
+        private final Duration maxTriggerDelay;
         private final long maxRowsPerChannel;
         private final Duration budget;
         private final int maxChannelsPerPartition;
@@ -245,6 +272,39 @@ public final class TablestoreSourceOptions implements Serializable {
                                     2,
                                     Integer.MAX_VALUE);
             maxRowsPerTrigger = values.wholeNumber(MAX_ROWS_PER_TRIGGER, 0, 1, Long.MAX_VALUE);
+            minRowsPerTrigger = values.wholeNumber(MIN_ROWS_PER_TRIGGER, 0, 1, Long.MAX_VALUE);
+            maxTriggerDelay = values.positiveDuration(MAX_TRIGGER_DELAY, DEFAULT_MAX_TRIGGER_DELAY);
+            if (values.text(MAX_TRIGGER_DELAY).isPresent()
+                    && values.text(MIN_ROWS_PER_TRIGGER).isEmpty()) {
+                values.problem(
+                        "Option '"
+                                + MAX_TRIGGER_DELAY
+                                + "' only bounds the wait that '"
+                                + MIN_ROWS_PER_TRIGGER
+                                + "' sets: set "
+                                + MIN_ROWS_PER_TRIGGER
+                                + " too, or remove "
+                                + MAX_TRIGGER_DELAY
+                                + ".");
+            }
+            if (minRowsPerTrigger > 0
+                    && maxRowsPerTrigger > 0
+                    && minRowsPerTrigger > maxRowsPerTrigger) {
+                values.problem(
+                        "Option '"
+                                + MIN_ROWS_PER_TRIGGER
+                                + "' ("
+                                + minRowsPerTrigger
+                                + ") is larger than '"
+                                + MAX_ROWS_PER_TRIGGER
+                                + "' ("
+                                + maxRowsPerTrigger
+                                + "): no batch could satisfy both. Lower "
+                                + MIN_ROWS_PER_TRIGGER
+                                + " or raise "
+                                + MAX_ROWS_PER_TRIGGER
+                                + ".");
+            }
             maxRowsPerChannel =
                     values.wholeNumber(
                             MAX_ROWS_PER_CHANNEL, DEFAULT_MAX_ROWS_PER_CHANNEL, 1, Long.MAX_VALUE);

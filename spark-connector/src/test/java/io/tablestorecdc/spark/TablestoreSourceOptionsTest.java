@@ -46,6 +46,8 @@ class TablestoreSourceOptionsTest {
         assertThat(o.metaTable()).isEqualTo("tablestore_cdc_meta");
         assertThat(o.metaRetentionBatches()).isEqualTo(100);
         assertThat(o.maxRowsPerTrigger()).isEmpty();
+        assertThat(o.minRowsPerTrigger()).isEmpty();
+        assertThat(o.maxTriggerDelay()).isEqualTo(Duration.ofMinutes(15));
         assertThat(o.maxRowsPerChannel()).isEqualTo(100_000L);
         assertThat(o.channelReadBudget()).isEqualTo(Duration.ofSeconds(10));
         assertThat(o.maxChannelsPerPartition()).isEmpty();
@@ -148,6 +150,8 @@ class TablestoreSourceOptionsTest {
         assertBad("max.rows.per.trigger", "0", "use a whole number >= 1");
         assertBad("max.rows.per.trigger", "ten", "use a whole number >= 1");
         assertBad("max.rows.per.channel", "-5", "use a whole number >= 1");
+        assertBad("min.rows.per.trigger", "0", "use a whole number >= 1");
+        assertBad("max.trigger.delay", "later", "use a positive duration such as 500ms");
         assertBad("max.channels.per.partition", "0", "use a whole number from 1 to");
         assertBad("meta.retention.batches", "1", "from 2 to");
         assertBad("channel.read.budget", "soon", "use a positive duration such as 500ms");
@@ -251,5 +255,41 @@ class TablestoreSourceOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + key + "'")
                 .hasMessageContaining(fix);
+    }
+
+    @Test
+    void aMinimumPerTriggerWaitsAtMostTheTriggerDelay() {
+        Map<String, String> m = with("min.rows.per.trigger", "1000");
+        m.put("max.trigger.delay", "30s");
+        m.put("max.rows.per.trigger", "5000");
+
+        TablestoreSourceOptions o = TablestoreSourceOptions.parse(m);
+
+        assertThat(o.minRowsPerTrigger()).hasValue(1000L);
+        assertThat(o.maxTriggerDelay()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.toString())
+                .contains("min.rows.per.trigger=1000, max.trigger.delay=PT30S")
+                .contains("max.rows.per.trigger=5000");
+    }
+
+    @Test
+    void aTriggerDelayWithoutAMinimumNamesTheMissingOption() {
+        assertThatThrownBy(() -> TablestoreSourceOptions.parse(with("max.trigger.delay", "1m")))
+                .hasMessageContaining(
+                        "Option 'max.trigger.delay' only bounds the wait that"
+                                + " 'min.rows.per.trigger' sets: set min.rows.per.trigger too, or"
+                                + " remove max.trigger.delay.");
+    }
+
+    @Test
+    void aMinimumAboveTheMaximumNamesBoth() {
+        Map<String, String> m = with("min.rows.per.trigger", "1000");
+        m.put("max.rows.per.trigger", "10");
+
+        assertThatThrownBy(() -> TablestoreSourceOptions.parse(m))
+                .hasMessageContaining(
+                        "Option 'min.rows.per.trigger' (1000) is larger than"
+                                + " 'max.rows.per.trigger' (10): no batch could satisfy both."
+                                + " Lower min.rows.per.trigger or raise max.rows.per.trigger.");
     }
 }
