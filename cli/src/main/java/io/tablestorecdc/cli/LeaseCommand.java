@@ -92,8 +92,8 @@ final class LeaseCommand implements Runnable {
                                 + " or another consumer took it over). Run describe and try again.");
             }
             out.println("Released the lease of tunnel '" + tunnel + "' (" + tunnelId + "):");
-            out.println("  held by:      " + Owners.describe(owner, now));
-            out.println("  lease epoch:  " + lease.epoch());
+            out.println("  held by:       " + Owners.describe(owner, now));
+            out.println("  lease epoch:   " + lease.epoch());
             out.println("  tunnel client: " + client.orElse("-"));
             out.println(
                     "A query or job may start on the tunnel now; the next owner shuts the tunnel"

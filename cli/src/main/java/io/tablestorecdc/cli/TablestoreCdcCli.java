@@ -1,7 +1,7 @@
 package io.tablestorecdc.cli;
 
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
-import io.tablestorecdc.checkpoint.tunnel.TunnelException;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +75,27 @@ public final class TablestoreCdcCli implements Runnable {
     }
 
     /**
+     * Prints what {@code describe} prints, for a program that already holds the endpoint and its
+     * credentials (the demo prints it at the end of its run).
+     *
+     * @throws io.tablestorecdc.checkpoint.tunnel.TunnelException when the tunnel cannot be read
+     * @throws MetaTableException when the meta table cannot be read
+     */
+    public static void describe(
+            TablestoreEndpoint endpoint,
+            String metaTable,
+            String table,
+            String tunnel,
+            PrintWriter out) {
+        Clock clock = Clock.systemUTC();
+        try (Service service = Service.open(endpoint, metaTable, clock)) {
+            TunnelReport report = TunnelReport.read(service, table, tunnel, clock.instant());
+            DescribeCommand.print(out, report, service.metaTable());
+        }
+        out.flush();
+    }
+
+    /**
      * Usage errors name unknown options but never echo their values: a secret typed as an option
      * value would otherwise be printed.
      */
@@ -107,10 +128,7 @@ public final class TablestoreCdcCli implements Runnable {
             err.println("See '" + line.getCommandSpec().qualifiedName() + " --help'.");
             return USAGE;
         }
-        if (e instanceof TunnelException || e instanceof MetaTableException) {
-            err.println("Error: " + ServiceErrors.explain(e));
-            return SERVICE_ERROR;
-        }
+        // A tunnel or meta-table refusal, or anything else from the services (the network).
         err.println("Error: " + ServiceErrors.explain(e));
         return SERVICE_ERROR;
     }

@@ -160,6 +160,23 @@ class CliITCase {
     }
 
     @Test
+    void aProgramHoldingAnEndpointPrintsTheSameDescribe() {
+        String tunnelId = describedTunnel();
+        java.io.StringWriter out = new java.io.StringWriter();
+
+        TablestoreCdcCli.describe(
+                endpoint(),
+                SdkMetaTableClient.DEFAULT_TABLE_NAME,
+                table,
+                "cdc",
+                new java.io.PrintWriter(out, true));
+
+        assertThat(out.toString())
+                .startsWith("Tunnel 'cdc' of table '" + table + "'")
+                .contains(tunnelId, "consumer '/checkpoints/orders'", "p-1", "p-2", "max lag: ");
+    }
+
+    @Test
     void describeJsonHoldsTheDocumentedFields() {
         String tunnelId = describedTunnel();
 

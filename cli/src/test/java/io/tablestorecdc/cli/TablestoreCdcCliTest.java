@@ -2,6 +2,7 @@ package io.tablestorecdc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -107,6 +108,16 @@ class TablestoreCdcCliTest {
         assertThat(staticProvider.err()).contains("--credentials-file");
         assertThat(notAClass.exitCode()).isEqualTo(TablestoreCdcCli.USAGE);
         assertThat(notAClass.err()).contains("com.example.Nope");
+    }
+
+    @Test
+    void theEnvironmentProviderNamesTheVariablesToSetWhenTheyAreMissing() {
+        assumeTrue(System.getenv("ALIBABA_CLOUD_ACCESS_KEY_ID") == null, "variables unset");
+
+        CliRun run = run(args("tunnels"));
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(TablestoreCdcCli.USAGE);
+        assertThat(run.err()).contains("ALIBABA_CLOUD_ACCESS_KEY_ID");
     }
 
     @Test
