@@ -628,7 +628,8 @@ class MetaStoreTest {
                 .hasMessageContaining(
                         java.time.Instant.ofEpochMilli(lease.expiresAtMillis()).toString())
                 .hasMessageContaining("Stop the other query/job")
-                .hasMessageContaining("its own tunnel");
+                .hasMessageContaining("its own tunnel")
+                .hasMessageContaining("lease release, see docs/operations.md");
         assertThat(store.owner(TUNNEL)).contains(lease);
     }
 
