@@ -4,6 +4,9 @@ import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.cli.TablestoreCdcCli;
 import io.tablestorecdc.e2e.DemoSettings.Engine;
 import io.tablestorecdc.e2e.flink.FlinkReplication;
 import io.tablestorecdc.e2e.orders.EmulatorAdminPartitions;
@@ -14,6 +17,8 @@ import io.tablestorecdc.e2e.orders.Workload;
 import io.tablestorecdc.e2e.spark.SparkReplication;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,6 +125,7 @@ public final class Demo {
             Run run = new Run(settings, console, client, workload, new Resharding(partitions));
             run.writeChanges();
             List<Outcome> outcomes = run.awaitReplicas(replications);
+            replications.forEach(r -> describe(target, r.engine()));
             replications.forEach(Replication::close);
             replications.clear();
             watch.ifPresent(ResourceWatch::close);
@@ -130,6 +136,34 @@ public final class Demo {
             replications.forEach(Replication::close);
             client.shutdown();
         }
+    }
+
+    /** Prints what {@code bin/tablestore-cdc describe} shows for the engine's tunnel. */
+    private void describe(DemoTarget target, String engine) {
+        StringWriter text = new StringWriter();
+        try {
+            TablestoreCdcCli.describe(
+                    new TablestoreEndpoint(
+                            target.endpoint(),
+                            target.instanceName(),
+                            TablestoreCredentials.of(
+                                    target.accessKeyId(), target.accessKeySecret())),
+                    META_TABLE,
+                    settings.table(),
+                    tunnelName(engine),
+                    new PrintWriter(text, true));
+        } catch (RuntimeException e) {
+            console.say("cli", "describe " + tunnelName(engine) + " failed: " + e.getMessage());
+            return;
+        }
+        console.say("", "");
+        console.say(
+                "cli",
+                "bin/tablestore-cdc describe --table "
+                        + settings.table()
+                        + " --tunnel "
+                        + tunnelName(engine));
+        text.toString().lines().forEach(line -> console.say("cli", line));
     }
 
     private ResourceWatch watch(SyncClient client, Duration every) {

@@ -39,6 +39,11 @@ class DemoITCase {
                 .containsPattern("flink +ckpt +\\d+ \\|")
                 .containsPattern("spark +orders_spark_replica: MATCH")
                 .containsPattern("flink +orders_flink_replica: MATCH")
-                .contains("result MATCH");
+                .contains("result MATCH")
+                .contains("cli    Tunnel 'orders_to_spark' of table 'orders'")
+                .contains("cli    Tunnel 'orders_to_flink' of table 'orders'")
+                .containsPattern("cli +owner: +consumer '[^']+' \\(spark query\\).*\\(live\\)")
+                .containsPattern("cli +owner: +consumer 'flink-job-[^']+' \\(flink job\\)")
+                .containsPattern("cli +max lag: ");
     }
 }

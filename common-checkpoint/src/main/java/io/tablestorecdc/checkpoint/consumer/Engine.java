@@ -11,6 +11,9 @@ public enum Engine {
             "checkpoint or savepoint",
             "start the job without its checkpoint or savepoint (or with a new source uid)");
 
+    /** How a Flink job's consumer id starts; a Spark query's is its checkpoint location. */
+    public static final String FLINK_CONSUMER_ID_PREFIX = "flink-job-";
+
     private final String consumer;
     private final String state;
     private final String freshStart;
@@ -36,5 +39,10 @@ public enum Engine {
     /** How to start a consumer without its saved state, as an imperative clause. */
     public String freshStart() {
         return freshStart;
+    }
+
+    /** The engine of a tunnel owner, from its consumer id (as the owner lease records it). */
+    public static Engine ofConsumerId(String consumerId) {
+        return consumerId.startsWith(FLINK_CONSUMER_ID_PREFIX) ? FLINK : SPARK;
     }
 }

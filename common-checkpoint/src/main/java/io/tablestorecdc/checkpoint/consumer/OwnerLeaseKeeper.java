@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -32,6 +33,24 @@ public final class OwnerLeaseKeeper {
 
     /** How often the lease is renewed. */
     public static final Duration RENEW_EVERY = Duration.ofSeconds(20);
+
+    /**
+     * When {@code lease} was last acquired or renewed: both set its expiry {@link #LEASE} ahead of
+     * that moment.
+     */
+    public static Instant lastRenewal(OwnerLease lease) {
+        return Instant.ofEpochMilli(lease.expiresAtMillis()).minus(LEASE);
+    }
+
+    /**
+     * True while the lease's holder keeps renewing it: its last renewal is less than two {@link
+     * #RENEW_EVERY} periods before {@code now} (one late renewal is allowed for, as a busy or
+     * paused process may renew a little late). A holder that has stopped renewing is dead or stuck,
+     * even though its lease runs until it expires.
+     */
+    public static boolean isRenewing(OwnerLease lease, Instant now) {
+        return lastRenewal(lease).isAfter(now.minus(RENEW_EVERY.multipliedBy(2)));
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(OwnerLeaseKeeper.class);
 

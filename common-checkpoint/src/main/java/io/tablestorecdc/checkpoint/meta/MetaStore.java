@@ -7,6 +7,7 @@ import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -845,6 +846,100 @@ public final class MetaStore {
             from = page.nextChannelId();
         } while (from.isPresent());
         return rows;
+    }
+
+    /**
+     * The newest snapshot of the tunnel that reads back complete, by write time then batch
+     * sequence; empty when none does. A snapshot planned but not yet filled is skipped, so this is
+     * where the consumer's newest finished batch left every channel (the engine may not have
+     * committed it yet).
+     */
+    public Optional<BatchSnapshot> newestSnapshot(String tunnelId) {
+        List<LoggedBatch> log = new ArrayList<>(batchLog(tunnelId));
+        log.sort(
+                Comparator.comparingLong(LoggedBatch::createdAtMillis)
+                        .thenComparingLong(LoggedBatch::sequence)
+                        .reversed());
+        for (LoggedBatch batch : log) {
+            try {
+                return Optional.of(read(tunnelId, batch.token()));
+            } catch (SnapshotNotFoundException | IncompleteSnapshotException e) {
+                LOG.debug("Snapshot {} is not complete: {}", batch.token(), e.toString());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Counts the tunnel's rows in this meta table, as {@link #deleteTunnelRows} would delete. */
+    public TunnelRows tunnelRows(String tunnelId) {
+        return census(tunnelId).rows();
+    }
+
+    /**
+     * Deletes every row of the tunnel: its snapshots, batch log, adoptions, owner lease and
+     * recorded client. For a consumer that is gone for good (a dropped query or job, a deleted
+     * tunnel); a consumer that still runs would find its committed snapshots gone. Snapshot rows go
+     * first and the batch log last, so an interrupted call is finished by the next one.
+     *
+     * @return what was deleted
+     */
+    public TunnelRows deleteTunnelRows(String tunnelId) {
+        Census census = census(tunnelId);
+        List<MetaRowKey> keys = census.keys();
+        for (int from = 0; from < keys.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
+            client.deleteAll(
+                    keys.subList(
+                            from, Math.min(keys.size(), from + MetaTableClient.MAX_BATCH_ROWS)));
+        }
+        census.log().forEach(b -> known.forget(tunnelId, b.token()));
+        LOG.info("Deleted {} rows of tunnel {}", keys.size(), tunnelId);
+        return census.rows();
+    }
+
+    /** A tunnel's rows, with their keys in deletion order. */
+    private record Census(TunnelRows rows, List<MetaRowKey> keys, List<LoggedBatch> log) {}
+
+    private Census census(String tunnelId) {
+        List<LoggedBatch> log = batchLog(tunnelId);
+        List<MetaRow> snapshotRows = new ArrayList<>();
+        for (LoggedBatch batch : log) {
+            snapshotRows.addAll(readAll(tunnelId, batch.token().toString()));
+        }
+        List<MetaRow> adoptions = readAll(tunnelId, MetaRowFormat.ADOPTIONS);
+        List<MetaRow> ownerRows = new ArrayList<>();
+        client.get(MetaRowFormat.ownerKey(tunnelId)).ifPresent(ownerRows::add);
+        client.get(MetaRowFormat.clientKey(tunnelId)).ifPresent(ownerRows::add);
+        List<MetaRow> logRows = readAll(tunnelId, BATCH_LOG);
+        List<MetaRow> all = new ArrayList<>(snapshotRows);
+        all.addAll(adoptions);
+        all.addAll(ownerRows);
+        all.addAll(logRows); // last: an interrupted delete still finds the snapshots
+        long bytes = all.stream().mapToLong(MetaStore::rowBytes).sum();
+        TunnelRows rows =
+                new TunnelRows(
+                        tunnelId,
+                        log.size(),
+                        snapshotRows.size(),
+                        logRows.size(),
+                        adoptions.size(),
+                        ownerRows.size(),
+                        bytes);
+        return new Census(rows, all.stream().map(MetaRow::key).toList(), log);
+    }
+
+    /** A row's approximate stored size: its key, column names and values (integers 8 bytes). */
+    static long rowBytes(MetaRow row) {
+        long bytes =
+                utf8(row.key().tunnelId()) + utf8(row.key().batch()) + utf8(row.key().channelId());
+        for (Map.Entry<String, MetaValue> column : row.columns().entrySet()) {
+            bytes += utf8(column.getKey());
+            bytes += column.getValue() instanceof MetaValue.Text text ? utf8(text.value()) : 8L;
+        }
+        return bytes;
+    }
+
+    private static long utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
     }
 
     /**

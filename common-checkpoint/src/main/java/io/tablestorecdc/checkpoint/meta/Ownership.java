@@ -142,7 +142,9 @@ final class Ownership {
                         + (held.expiresAtMillis() - now)
                         + " ms from now). Only one Spark query or Flink job may read a tunnel. Stop"
                         + " the other query/job, or give this one its own tunnel; if the other"
-                        + " consumer has died, start this one again after its lease expires.");
+                        + " consumer has died, start this one again after its lease expires, or"
+                        + " release its lease at once with the tablestore-cdc command line"
+                        + " (lease release, see docs/operations.md).");
     }
 
     private OwnershipLostException lost(OwnerLease lease) {

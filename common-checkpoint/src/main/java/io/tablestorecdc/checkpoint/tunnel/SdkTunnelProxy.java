@@ -34,6 +34,7 @@ import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -145,6 +146,42 @@ public final class SdkTunnelProxy implements TunnelProxy {
             throw e;
         }
         return toDescription(response.getTunnelInfo(), response.getChannelInfos());
+    }
+
+    /**
+     * The table's tunnels, as the server lists them: each description without its channels (a
+     * listing does not carry them; {@link #describeTunnel} does).
+     *
+     * @throws TunnelException {@link TunnelException.Kind#NOT_FOUND} when the table does not exist
+     */
+    public List<TunnelDescription> listTunnels(String tableName) {
+        ListTunnelResponse list;
+        try {
+            list =
+                    retry.call(
+                            "listTunnel",
+                            "table '" + tableName + "'",
+                            () -> client.listTunnel(new ListTunnelRequest(tableName)));
+        } catch (TunnelException e) {
+            if (e.kind() == Kind.INVALID || e.kind() == Kind.NOT_FOUND) {
+                throw new TunnelException(
+                        Kind.NOT_FOUND,
+                        e.errorCode().orElse(null),
+                        "Table '"
+                                + tableName
+                                + "' has no tunnels to list: it does not exist or has no stream. "
+                                + SdkErrorClassifier.advice(Kind.NOT_FOUND),
+                        e);
+            }
+            throw e;
+        }
+        List<TunnelDescription> tunnels = new ArrayList<>();
+        for (TunnelInfo info :
+                list.getTunnelInfos() == null ? List.<TunnelInfo>of() : list.getTunnelInfos()) {
+            tunnels.add(toDescription(info, List.of()));
+        }
+        tunnels.sort(Comparator.comparing(TunnelDescription::tunnelName));
+        return tunnels;
     }
 
     /**

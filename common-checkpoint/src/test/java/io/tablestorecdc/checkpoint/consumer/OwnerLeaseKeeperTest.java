@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tablestorecdc.checkpoint.meta.InMemoryMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.ManualClock;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.tunnel.FakeTunnelProxy;
@@ -39,6 +40,24 @@ class OwnerLeaseKeeperTest {
 
         assertThatThrownBy(() -> keeper("job-2")).isInstanceOf(OwnershipConflictException.class);
         assertThat(keeper.heldElsewhere()).isEmpty();
+    }
+
+    @Test
+    void aLeaseCountsAsRenewedUntilTwoRenewalPeriodsPassWithoutARenewal() {
+        OwnerLeaseKeeper keeper = keeper("query-1");
+        advance(OwnerLeaseKeeper.RENEW_EVERY.toMillis());
+        keeper.renewIfDue();
+        OwnerLease lease = store.owner("tunnel").orElseThrow();
+
+        assertThat(OwnerLeaseKeeper.lastRenewal(lease)).isEqualTo(wall.instant());
+        assertThat(OwnerLeaseKeeper.isRenewing(lease, wall.instant())).isTrue();
+
+        advance(OwnerLeaseKeeper.RENEW_EVERY.multipliedBy(2).toMillis() - 1);
+        assertThat(OwnerLeaseKeeper.isRenewing(lease, wall.instant())).isTrue();
+
+        advance(1);
+        assertThat(OwnerLeaseKeeper.isRenewing(lease, wall.instant())).isFalse();
+        assertThat(lease.expiresAtMillis()).isGreaterThan(wall.millis());
     }
 
     @Test

@@ -423,6 +423,54 @@ class MetaStoreTest {
         return tokens;
     }
 
+    // ---- reading a consumer's rows for operators ----
+
+    @Test
+    void theNewestSnapshotIsTheNewestOneThatReadsBackComplete() {
+        store.seed(snapshot(T1, reading("a", 1), reading("b", 1)), 1);
+        clock.advance(1_000);
+        store.carryForward(TUNNEL, T2, 2, List.of("a", "b"), List.of(reading("b", 1)));
+
+        assertThat(store.newestSnapshot(TUNNEL)).map(BatchSnapshot::token).contains(T1);
+
+        store.fill(TUNNEL, T2, reading("a", 2));
+
+        assertThat(store.newestSnapshot(TUNNEL))
+                .hasValueSatisfying(
+                        s -> {
+                            assertThat(s.token()).isEqualTo(T2);
+                            assertThat(s.channel("a").orElseThrow().position())
+                                    .isEqualTo(reading("a", 2).position());
+                        });
+        assertThat(store.newestSnapshot("another-tunnel")).isEmpty();
+    }
+
+    @Test
+    void deletingATunnelsRowsRemovesEveryRowOfThatTunnelOnly() {
+        store.seed(snapshot(T1, reading("a", 1), reading("b", 1)), 1);
+        store.seed(snapshot(T2, reading("a", 2), reading("b", 2)), 2);
+        store.recordAdoptions(TUNNEL, List.of(reading("a", 0)));
+        store.recordTunnelClient(TUNNEL, "client-1");
+        store.acquireOwnership(TUNNEL, "query-1", 60_000);
+        MetaStore other = new MetaStore(table, clock);
+        other.seed(new BatchSnapshot("tunnel-2", T1, Map.of("a", reading("a", 1))), 1);
+        long before = table.allRows().size();
+
+        TunnelRows counted = store.tunnelRows(TUNNEL);
+
+        assertThat(counted).isEqualTo(new TunnelRows(TUNNEL, 2, 6, 2, 1, 2, counted.bytes()));
+        assertThat(counted.rows()).isEqualTo(11);
+        assertThat(counted.bytes()).isGreaterThan(11 * TUNNEL.length());
+        assertThat(table.allRows()).hasSize((int) before);
+
+        assertThat(store.deleteTunnelRows(TUNNEL)).isEqualTo(counted);
+
+        assertThat(table.allRows()).hasSize((int) before - 11);
+        assertThat(table.allRows()).allMatch(r -> r.key().tunnelId().equals("tunnel-2"));
+        assertThat(store.tunnelRows(TUNNEL)).isEqualTo(new TunnelRows(TUNNEL, 0, 0, 0, 0, 0, 0));
+        assertThat(store.owner(TUNNEL)).isEmpty();
+    }
+
     @Test
     void purgeKeepsExactlyTheNewestBatches() {
         List<BatchToken> tokens = seedBatches(10, 3);
@@ -580,7 +628,8 @@ class MetaStoreTest {
                 .hasMessageContaining(
                         java.time.Instant.ofEpochMilli(lease.expiresAtMillis()).toString())
                 .hasMessageContaining("Stop the other query/job")
-                .hasMessageContaining("its own tunnel");
+                .hasMessageContaining("its own tunnel")
+                .hasMessageContaining("lease release, see docs/operations.md");
         assertThat(store.owner(TUNNEL)).contains(lease);
     }
 

@@ -160,6 +160,26 @@ class SdkTunnelProxyITCase {
     }
 
     @Test
+    void listingATablesTunnelsGivesEachOnesIdTypeAndStage() {
+        String table = bed.newTable();
+        String streamId = streamTunnel(table);
+        String bothId =
+                proxy.createTunnel(table, "all", TunnelType.BASE_AND_STREAM, TunnelStart.latest());
+
+        assertThat(proxy.listTunnels(table))
+                .extracting(
+                        TunnelDescription::tunnelName,
+                        TunnelDescription::tunnelId,
+                        TunnelDescription::type,
+                        TunnelDescription::tableName)
+                .containsExactly(
+                        tuple("all", bothId, TunnelType.BASE_AND_STREAM, table),
+                        tuple("cdc", streamId, TunnelType.STREAM, table));
+        assertThat(proxy.listTunnels(table)).allMatch(t -> t.channels().isEmpty());
+        assertThat(proxy.listTunnels(bed.newTable())).isEmpty();
+    }
+
+    @Test
     void aConnectedClientGetsItsChannelOpenAndTheInitialCheckpoint() {
         String table = bed.newTable();
         String tunnelId = streamTunnel(table);

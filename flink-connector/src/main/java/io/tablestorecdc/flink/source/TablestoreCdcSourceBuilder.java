@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source;
 
+import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
@@ -274,7 +275,7 @@ public final class TablestoreCdcSourceBuilder<T> {
                 deserializer,
                 proxyFactory,
                 metaFactory,
-                "flink-job-" + UUID.randomUUID());
+                Engine.FLINK_CONSUMER_ID_PREFIX + UUID.randomUUID());
     }
 
     /** The shared settings as option text, so that the core validates them as it does Spark's. */

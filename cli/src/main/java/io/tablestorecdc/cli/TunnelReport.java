@@ -1,0 +1,77 @@
+package io.tablestorecdc.cli;
+
+import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
+import io.tablestorecdc.checkpoint.meta.LoggedBatch;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.OwnerLease;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.ServerChannel;
+import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One tunnel, read once from the tunnel server and the meta table: what {@code describe} and {@code
+ * lag} print.
+ *
+ * @param tunnel the server's description
+ * @param owner the owner lease, if a consumer holds one
+ * @param snapshots the batch log, oldest first
+ * @param newest the newest complete snapshot
+ * @param channels one row per channel the server lists, by channel id
+ * @param now when it was read
+ */
+record TunnelReport(
+        TunnelDescription tunnel,
+        Optional<OwnerLease> owner,
+        List<LoggedBatch> snapshots,
+        Optional<BatchSnapshot> newest,
+        List<ChannelRow> channels,
+        Instant now) {
+
+    static TunnelReport read(Service service, String table, String tunnelName, Instant now) {
+        TunnelDescription tunnel = service.tunnels().describeTunnel(table, tunnelName);
+        MetaStore meta = service.meta();
+        String id = tunnel.tunnelId();
+        Optional<OwnerLease> owner = meta.owner(id);
+        List<LoggedBatch> log = meta.batchLog(id);
+        Optional<BatchSnapshot> newest = log.isEmpty() ? Optional.empty() : meta.newestSnapshot(id);
+        List<ChannelRow> rows = new ArrayList<>();
+        List<ServerChannel> listed = new ArrayList<>(tunnel.channels());
+        listed.sort(Comparator.comparing(ServerChannel::channelId));
+        for (ServerChannel c : listed) {
+            rows.add(ChannelRow.of(c, newest.flatMap(s -> s.channel(c.channelId())), now));
+        }
+        return new TunnelReport(tunnel, owner, log, newest, List.copyOf(rows), now);
+    }
+
+    /** The greatest lag of a channel; empty when no channel's lag is known. */
+    Optional<Duration> maxLag() {
+        return channels.stream().flatMap(c -> c.lag().stream()).max(Comparator.naturalOrder());
+    }
+
+    /** The lease's last renewal, if there is a lease. */
+    Optional<Instant> lastRenewal() {
+        return owner.map(OwnerLeaseKeeper::lastRenewal);
+    }
+
+    /** The newest logged batch, by write time then sequence. */
+    Optional<LoggedBatch> newestLogged() {
+        return snapshots.stream()
+                .max(
+                        Comparator.comparingLong(LoggedBatch::createdAtMillis)
+                                .thenComparingLong(LoggedBatch::sequence));
+    }
+
+    /** The oldest logged batch, by write time then sequence. */
+    Optional<LoggedBatch> oldestLogged() {
+        return snapshots.stream()
+                .min(
+                        Comparator.comparingLong(LoggedBatch::createdAtMillis)
+                                .thenComparingLong(LoggedBatch::sequence));
+    }
+}
