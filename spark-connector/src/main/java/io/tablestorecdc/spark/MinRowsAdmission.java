@@ -1,6 +1,8 @@
 package io.tablestorecdc.spark;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.apache.spark.sql.connector.read.streaming.CompositeReadLimit;
@@ -58,41 +60,27 @@ final class MinRowsAdmission {
 
     /** The minimum of {@code limit}, unless it also allows everything (which wins, as in Kafka). */
     static Optional<ReadMinRows> minRows(ReadLimit limit) {
-        if (limit instanceof ReadMinRows min) {
-            return Optional.of(min);
-        }
-        if (limit instanceof CompositeReadLimit composite && !allowsAll(composite)) {
-            for (ReadLimit part : composite.getReadLimits()) {
-                if (part instanceof ReadMinRows min) {
-                    return Optional.of(min);
-                }
-            }
-        }
-        return Optional.empty();
+        return part(limit, ReadMinRows.class);
     }
 
     /** The maximum of {@code limit}, unless it also allows everything. */
     static Optional<ReadMaxRows> maxRows(ReadLimit limit) {
-        if (limit instanceof ReadMaxRows max) {
-            return Optional.of(max);
-        }
-        if (limit instanceof CompositeReadLimit composite && !allowsAll(composite)) {
-            for (ReadLimit part : composite.getReadLimits()) {
-                if (part instanceof ReadMaxRows max) {
-                    return Optional.of(max);
-                }
-            }
-        }
-        return Optional.empty();
+        return part(limit, ReadMaxRows.class);
     }
 
-    private static boolean allowsAll(CompositeReadLimit composite) {
-        for (ReadLimit part : composite.getReadLimits()) {
-            if (part instanceof ReadAllAvailable) {
-                return true;
-            }
+    /** {@code limit} itself or its part of type {@code kind}; none when a part allows all. */
+    private static <T extends ReadLimit> Optional<T> part(ReadLimit limit, Class<T> kind) {
+        if (kind.isInstance(limit)) {
+            return Optional.of(kind.cast(limit));
         }
-        return false;
+        if (!(limit instanceof CompositeReadLimit composite)) {
+            return Optional.empty();
+        }
+        List<ReadLimit> parts = Arrays.asList(composite.getReadLimits());
+        if (parts.stream().anyMatch(ReadAllAvailable.class::isInstance)) {
+            return Optional.empty();
+        }
+        return parts.stream().filter(kind::isInstance).map(kind::cast).findFirst();
     }
 
     /** Whether a held batch is due to be checked again (always, while none is held). */

@@ -4,19 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.emulator.testkit.ShadedJarLicences;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -52,31 +48,13 @@ class ShadedJarIT {
                     "/com/lmax/",
                     "/com/google/flatbuffers/");
 
-    /** The bundled jars' own licence files, which ours replace. */
-    private static final Pattern BUNDLED_LICENCE_FILES =
-            Pattern.compile(
-                    "(META-INF/)?(LICENSE|NOTICE)\\.txt|LICENSE|NOTICE|META-INF/DEPENDENCIES");
-
     @Test
     void carriesOurLicenseAndANoticeNamingEveryBundledArtifact() throws IOException {
-        Path path = Path.of(System.getProperty("tsc.shaded.jar"));
-        try (JarFile jar = new JarFile(path.toFile())) {
-            assertThat(text(jar, "META-INF/LICENSE"))
-                    .isEqualTo(
-                            Files.readString(
-                                    Path.of(System.getProperty("tsc.license", "missing")),
-                                    StandardCharsets.ISO_8859_1));
-            String notice = text(jar, "META-INF/NOTICE");
-            assertThat(notice)
-                    .startsWith("tablestore-cdc Spark connector")
-                    .contains("the Tablestore Java SDK", "com.google.protobuf:protobuf-java");
-            assertThat(bundledArtifacts(jar))
-                    .isNotEmpty()
-                    .allSatisfy(a -> assertThat(notice).contains(a));
-            assertThat(jar.getJarEntry("META-INF/licenses/LICENSE.protobuf")).isNotNull();
-            assertThat(jar.stream().map(JarEntry::getName))
-                    .noneMatch(n -> BUNDLED_LICENCE_FILES.matcher(n).matches());
-        }
+        ShadedJarLicences.check(
+                Path.of(System.getProperty("tsc.shaded.jar")),
+                "tablestore-cdc Spark connector",
+                List.of("the Tablestore Java SDK", "com.google.protobuf:protobuf-java"),
+                List.of("LICENSE.protobuf"));
     }
 
     @Test
@@ -161,32 +139,6 @@ class ShadedJarIT {
             }
         }
         return ids;
-    }
-
-    private static String text(JarFile jar, String name) throws IOException {
-        JarEntry entry = jar.getJarEntry(name);
-        assertThat(entry).as(name).isNotNull();
-        try (InputStream in = jar.getInputStream(entry)) {
-            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-        }
-    }
-
-    /** groupId:artifactId of every bundled artifact that left its Maven metadata in the jar. */
-    private static List<String> bundledArtifacts(JarFile jar) throws IOException {
-        List<String> artifacts = new ArrayList<>();
-        for (JarEntry e : jar.stream().toList()) {
-            if (e.getName().startsWith("META-INF/maven/")
-                    && e.getName().endsWith("/pom.properties")) {
-                Properties pom = new Properties();
-                try (InputStream in = jar.getInputStream(e)) {
-                    pom.load(in);
-                }
-                if (!pom.getProperty("groupId").equals("io.tablestorecdc")) {
-                    artifacts.add(pom.getProperty("groupId") + ":" + pom.getProperty("artifactId"));
-                }
-            }
-        }
-        return artifacts;
     }
 
     private static String tail(String log) {

@@ -3,18 +3,16 @@ package io.tablestorecdc.flink.packaging;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tablestorecdc.emulator.testkit.ShadedJarLicences;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.Properties;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -51,11 +49,6 @@ class ShadedJarIT {
      */
     private static final List<String> KNOWN_LITERALS =
             List.of("io/tablestorecdc/shaded/org/apache/commons/codec/language/bm/Lang.class");
-
-    /** The bundled jars' own licence files, which ours replace. */
-    private static final Pattern BUNDLED_LICENCE_FILES =
-            Pattern.compile(
-                    "(META-INF/)?(LICENSE|NOTICE)\\.txt|LICENSE|NOTICE|META-INF/DEPENDENCIES");
 
     private static Path jar() {
         Path jar = Path.of(System.getProperty("tsc.shaded.jar", "missing"));
@@ -116,22 +109,11 @@ class ShadedJarIT {
 
     @Test
     void carriesOurLicenseAndANoticeNamingEveryBundledArtifact() throws IOException {
-        try (JarFile jar = new JarFile(jar().toFile())) {
-            assertThat(read(jar, entry(jar, "META-INF/LICENSE")))
-                    .isEqualTo(
-                            Files.readString(
-                                    Path.of(System.getProperty("tsc.license", "missing")),
-                                    StandardCharsets.ISO_8859_1));
-            String notice = read(jar, entry(jar, "META-INF/NOTICE"));
-            assertThat(notice)
-                    .startsWith("tablestore-cdc Flink connector")
-                    .contains("the Tablestore Java SDK", "com.google.protobuf:protobuf-java");
-            assertThat(bundledArtifacts(jar))
-                    .isNotEmpty()
-                    .allSatisfy(a -> assertThat(notice).contains(a));
-            assertThat(jar.getJarEntry("META-INF/licenses/LICENSE.protobuf")).isNotNull();
-        }
-        assertThat(entries()).noneMatch(n -> BUNDLED_LICENCE_FILES.matcher(n).matches());
+        ShadedJarLicences.check(
+                jar(),
+                "tablestore-cdc Flink connector",
+                List.of("the Tablestore Java SDK", "com.google.protobuf:protobuf-java"),
+                List.of("LICENSE.protobuf"));
     }
 
     private static List<String> entries() throws IOException {
@@ -140,24 +122,6 @@ class ShadedJarIT {
             jar.stream().forEach(e -> names.add(e.getName()));
         }
         return names;
-    }
-
-    /** groupId:artifactId of every bundled artifact that left its Maven metadata in the jar. */
-    private static List<String> bundledArtifacts(JarFile jar) throws IOException {
-        List<String> artifacts = new ArrayList<>();
-        for (JarEntry e : jar.stream().toList()) {
-            if (e.getName().startsWith("META-INF/maven/")
-                    && e.getName().endsWith("/pom.properties")) {
-                Properties pom = new Properties();
-                try (InputStream in = jar.getInputStream(e)) {
-                    pom.load(in);
-                }
-                if (!pom.getProperty("groupId").equals("io.tablestorecdc")) {
-                    artifacts.add(pom.getProperty("groupId") + ":" + pom.getProperty("artifactId"));
-                }
-            }
-        }
-        return artifacts;
     }
 
     private static JarEntry entry(JarFile jar, String name) {
