@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.core.auth.DefaultCredentials;
 import io.tablestorecdc.emulator.InstanceMetadataStub;
+import io.tablestorecdc.emulator.testkit.SettableCredentialsProvider;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.time.Duration;
 import java.time.Instant;
@@ -118,8 +119,8 @@ class CredentialsRotationITCase {
     void aUsersProviderClassIsAskedOnEveryRequest() throws Exception {
         bed.emulator.acceptKey("user-key-1", "user-secret-1", "user-token-1");
         bed.emulator.acceptKey("user-key-2", "user-secret-2", "user-token-2");
-        SwitchableCredentialsProvider.current =
-                new DefaultCredentials("user-key-1", "user-secret-1", "user-token-1");
+        SettableCredentialsProvider.set(
+                new DefaultCredentials("user-key-1", "user-secret-1", "user-token-1"));
         String table = bed.newTable();
         bed.put(table, "a1", 1, "before");
         Dataset<Row> df =
@@ -128,9 +129,7 @@ class CredentialsRotationITCase {
                         .format("tablestore-cdc")
                         .option("endpoint", bed.emulator.endpoint())
                         .option("instance.name", bed.emulator.instanceName())
-                        .option(
-                                "credentials.provider",
-                                SwitchableCredentialsProvider.class.getName())
+                        .option("credentials.provider", SettableCredentialsProvider.class.getName())
                         .option("table.name", table)
                         .option("tunnel.name", table + "_tunnel")
                         .option("tunnel.create", "stream")
@@ -144,8 +143,8 @@ class CredentialsRotationITCase {
             await(query, "the row written before", TIMEOUT, () -> sink.count() >= 1);
             long secondBefore = bed.emulator.acceptedRequestsSignedBy("user-key-2");
 
-            SwitchableCredentialsProvider.current =
-                    new DefaultCredentials("user-key-2", "user-secret-2", "user-token-2");
+            SettableCredentialsProvider.set(
+                    new DefaultCredentials("user-key-2", "user-secret-2", "user-token-2"));
             bed.put(table, "b1", 2, "after");
             await(query, "the row written after the switch", TIMEOUT, () -> sink.count() >= 2);
 

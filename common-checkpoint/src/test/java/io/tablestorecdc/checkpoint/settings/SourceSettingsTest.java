@@ -294,7 +294,7 @@ class SourceSettingsTest {
                         "credentials.provider=ecs-ram-role, credentials.ecs.role.name=reader,"
                                 + " credentials.ecs.metadata.endpoint=http://127.0.0.1:9000/");
 
-        String providerClass = "io.tablestorecdc.checkpoint.tunnel.SettableCredentialsProvider";
+        String providerClass = "io.tablestorecdc.emulator.testkit.SettableCredentialsProvider";
         assertThat(parse(withProvider(providerClass)).credentials())
                 .isEqualTo(CredentialsSource.providerClass(providerClass));
     }

@@ -8,6 +8,7 @@ import com.alicloud.openservices.tablestore.core.auth.ServiceCredentials;
 import com.sun.net.httpserver.HttpServer;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.emulator.testkit.SettableCredentialsProvider;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -104,14 +105,14 @@ class SdkCredentialsTest {
 
     @Test
     void aProviderClassIsBuiltAndAskedOnEveryCall() {
-        SettableCredentialsProvider.next = new DefaultCredentials("user-id", "user-secret-1");
+        SettableCredentialsProvider.set(new DefaultCredentials("user-id", "user-secret-1"));
         SdkCredentials credentials =
                 SdkCredentials.open(
                         CredentialsSource.providerClass(
                                 SettableCredentialsProvider.class.getName()));
 
         assertThat(credentials.getCredentials().getAccessKeySecret()).isEqualTo("user-secret-1");
-        SettableCredentialsProvider.next = new DefaultCredentials("user-id", "user-secret-2", "tk");
+        SettableCredentialsProvider.set(new DefaultCredentials("user-id", "user-secret-2", "tk"));
         assertThat(credentials.getCredentials().getAccessKeySecret()).isEqualTo("user-secret-2");
 
         // The secret just replaced is still masked: a message may be from a request that used it.
