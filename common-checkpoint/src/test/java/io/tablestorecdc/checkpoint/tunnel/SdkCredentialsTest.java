@@ -8,6 +8,7 @@ import com.alicloud.openservices.tablestore.core.auth.ServiceCredentials;
 import com.sun.net.httpserver.HttpServer;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.emulator.testkit.ManualClock;
 import io.tablestorecdc.emulator.testkit.SettableCredentialsProvider;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -151,7 +152,7 @@ class SdkCredentialsTest {
 
     @Test
     void ecsRamRoleFetchesTheAttachedRoleAndRefreshesBeforeExpiry() throws IOException {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock();
         serveMetadata("my-role", clock.instant().plus(Duration.ofMinutes(60)), "1");
         EcsRamRoleCredentials provider =
                 new EcsRamRoleCredentials(metadataEndpoint(), Optional.empty(), clock);
@@ -174,7 +175,7 @@ class SdkCredentialsTest {
     @Test
     void ecsRamRoleKeepsValidCredentialsWhenARefreshFailsAndFailsOnceTheyExpired()
             throws IOException {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock();
         serveMetadata("my-role", clock.instant().plus(Duration.ofMinutes(10)), "1");
         EcsRamRoleCredentials provider =
                 new EcsRamRoleCredentials(metadataEndpoint(), Optional.of("my-role"), clock);
@@ -196,7 +197,7 @@ class SdkCredentialsTest {
 
     @Test
     void ecsRamRoleOfAnUnknownRoleSaysSo() throws IOException {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock();
         serveMetadata("my-role", clock.instant().plus(Duration.ofMinutes(60)), "1");
         EcsRamRoleCredentials provider =
                 new EcsRamRoleCredentials(metadataEndpoint(), Optional.of("other-role"), clock);

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
+import io.tablestorecdc.emulator.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -23,7 +24,7 @@ class TunnelSessionTest {
             new TunnelSessionConfig("test", Duration.ofSeconds(10), Duration.ofSeconds(60));
 
     private final FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
-    private final MutableClock clock = new MutableClock();
+    private final ManualClock clock = new ManualClock();
 
     private TunnelSession open() {
         return TunnelSession.open(server, "tunnel-t", CONFIG, clock);

@@ -1,15 +1,21 @@
-package io.tablestorecdc.checkpoint.meta;
+package io.tablestorecdc.emulator.testkit;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock tests move by hand, so lease expiry needs no sleeping. */
+/** A clock tests move by hand, so that leases, expiries and refreshes need no sleeping. */
 public final class ManualClock extends Clock {
 
     private final AtomicLong millis;
+
+    /** At 2026-01-01T00:00:00Z. */
+    public ManualClock() {
+        this(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+    }
 
     public ManualClock(long startMillis) {
         this.millis = new AtomicLong(startMillis);
@@ -17,6 +23,10 @@ public final class ManualClock extends Clock {
 
     public void advance(long deltaMillis) {
         millis.addAndGet(deltaMillis);
+    }
+
+    public void advance(Duration delta) {
+        advance(delta.toMillis());
     }
 
     @Override
