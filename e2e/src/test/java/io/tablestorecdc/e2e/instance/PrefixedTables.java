@@ -26,12 +26,18 @@ import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.e2e.InstanceConnection;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every table (and so every tunnel and meta table) the suite creates is named under one prefix,
@@ -44,6 +50,8 @@ final class PrefixedTables implements AutoCloseable {
     /** What every name the suite creates starts with. */
     static final String STEM = "tsc_ri_";
 
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+    private static final Pattern NAME = Pattern.compile("^" + STEM + "(\\d{14})_[a-z0-9]+_.*$");
     private static final Duration WRITABLE = Duration.ofMinutes(2);
     private static final Set<String> NOT_YET =
             Set.of(
@@ -69,9 +77,7 @@ final class PrefixedTables implements AutoCloseable {
 
     /** A fresh prefix on {@code connection}'s instance. */
     static PrefixedTables open(InstanceConnection connection) {
-        String stamp =
-                DateTimeFormatter.ofPattern("yyyyMMddHHmmss")
-                        .format(ZonedDateTime.now(ZoneOffset.UTC));
+        String stamp = STAMP.format(ZonedDateTime.now(ZoneOffset.UTC));
         String random = Integer.toString(new SecureRandom().nextInt(36 * 36 * 36 * 36), 36);
         return new PrefixedTables(connection, STEM + stamp + "_" + random + "_");
     }
@@ -178,6 +184,43 @@ final class PrefixedTables implements AutoCloseable {
             }
         }
         return left;
+    }
+
+    /**
+     * The tables of earlier runs that started more than {@code olderThan} ago (a run that was
+     * killed before it deleted them), by name.
+     */
+    List<String> leftovers(Duration olderThan, Instant now) {
+        List<String> left = new ArrayList<>();
+        for (String table : sync.listTable().getTableNames()) {
+            if (!table.startsWith(prefix)
+                    && startedAt(table).filter(t -> t.isBefore(now.minus(olderThan))).isPresent()) {
+                left.add(table);
+            }
+        }
+        return left;
+    }
+
+    /** Deletes the tunnels and tables of {@link #leftovers}; returns what could not be deleted. */
+    List<String> deleteLeftovers(List<String> leftovers) {
+        List<String> left = new ArrayList<>();
+        for (String table : leftovers) {
+            left.addAll(deleteAll(sync, tunnels, table));
+        }
+        return left;
+    }
+
+    /** When the run whose prefix {@code name} is under started; empty for any other name. */
+    static Optional<Instant> startedAt(String name) {
+        Matcher m = NAME.matcher(name);
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LocalDateTime.parse(m.group(1), STAMP).toInstant(ZoneOffset.UTC));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     private static void pause() {

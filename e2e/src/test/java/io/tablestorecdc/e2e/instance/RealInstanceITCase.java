@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -34,6 +35,7 @@ import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -54,6 +56,7 @@ class RealInstanceITCase {
 
     static final String ROWS = "tsc.real.instance.throughput.rows";
     static final String REPORT = "tsc.real.instance.report";
+    static final String DELETE = "tsc.real.instance.delete.leftovers";
 
     private static final int BASE_ROWS = 100;
 
@@ -82,6 +85,7 @@ class RealInstanceITCase {
 
     @TempDir static Path work;
     static InstanceUnderTest instance;
+    static String missing;
     static LogWatch logs;
     static PrefixedTables tables;
     static SparkSession spark;
@@ -91,13 +95,17 @@ class RealInstanceITCase {
     @BeforeAll
     static void connect() throws Exception {
         InstanceUnderTest.Resolution resolved = InstanceUnderTest.resolve();
-        assumeTrue(resolved.instance().isPresent(), resolved.reason());
-        instance = resolved.instance().orElseThrow();
+        missing = resolved.reason();
+        if (resolved.instance().isEmpty()) {
+            return; // each test reports itself skipped, with the reason
+        }
+        instance = resolved.instance().get();
         logs = LogWatch.begin();
         phases = new Phases("real-instance");
         tables = PrefixedTables.open(instance.connection());
         metaTable = tables.name("meta");
         phases.reached("on " + instance + ", names under " + tables.prefix());
+        reportLeftovers();
         spark =
                 SparkSession.builder()
                         .master("local[2]")
@@ -107,6 +115,34 @@ class RealInstanceITCase {
                         .config("spark.sql.streaming.numRecentProgressUpdates", "1000")
                         .getOrCreate();
         phases.reached("spark session started");
+    }
+
+    /** Names earlier runs left behind, and deletes them when asked to ({@value #DELETE}). */
+    private static void reportLeftovers() {
+        List<String> leftovers = tables.leftovers(Duration.ofHours(1), Instant.now());
+        if (leftovers.isEmpty()) {
+            return;
+        }
+        if (Boolean.getBoolean(DELETE)) {
+            List<String> left = tables.deleteLeftovers(leftovers);
+            phases.reached("deleted the tables of earlier runs " + leftovers + "; left: " + left);
+        } else {
+            phases.reached(
+                    "tables of earlier runs (more than an hour old) are left on the instance: "
+                            + leftovers
+                            + "; run again with -D"
+                            + DELETE
+                            + "=true to delete them");
+        }
+    }
+
+    /**
+     * Skips each test, rather than the class, without an instance: the build then counts every test
+     * of the suite as skipped (a class skipped in {@code BeforeAll} counts as no test).
+     */
+    @BeforeEach
+    void requireAnInstance() {
+        assumeTrue(instance != null, missing);
     }
 
     @AfterAll
