@@ -78,7 +78,11 @@ final class PrefixedTables implements AutoCloseable {
     /** A fresh prefix on {@code connection}'s instance. */
     static PrefixedTables open(InstanceConnection connection) {
         String stamp = STAMP.format(ZonedDateTime.now(ZoneOffset.UTC));
-        String random = Integer.toString(new SecureRandom().nextInt(36 * 36 * 36 * 36), 36);
+        String random =
+                String.format(
+                                "%4s",
+                                Integer.toString(new SecureRandom().nextInt(36 * 36 * 36 * 36), 36))
+                        .replace(' ', '0');
         return new PrefixedTables(connection, STEM + stamp + "_" + random + "_");
     }
 
