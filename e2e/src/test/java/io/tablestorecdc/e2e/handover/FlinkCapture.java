@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -82,12 +83,28 @@ public final class FlinkCapture implements AutoCloseable {
      */
     public String stopWithSavepoint(Path directory) throws Exception {
         ended = true;
-        String path =
-                job.stopWithSavepoint(
-                                false, directory.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get(120, TimeUnit.SECONDS);
-        job.getJobExecutionResult().handle((result, error) -> null).get(60, TimeUnit.SECONDS);
-        return path;
+        try {
+            String path =
+                    job.stopWithSavepoint(
+                                    false,
+                                    directory.toUri().toString(),
+                                    SavepointFormatType.CANONICAL)
+                            .get(120, TimeUnit.SECONDS);
+            job.getJobExecutionResult().handle((result, error) -> null).get(60, TimeUnit.SECONDS);
+            return path;
+        } catch (ExecutionException e) {
+            // The stop names no cause when the job failed while stopping; its result does.
+            Throwable why =
+                    job.getJobExecutionResult()
+                            .handle((result, error) -> error)
+                            .get(60, TimeUnit.SECONDS);
+            AssertionError failed =
+                    new AssertionError("Stopping the Flink job with a savepoint failed", e);
+            if (why != null) {
+                failed.addSuppressed(why);
+            }
+            throw failed;
+        }
     }
 
     public DeliveryLog log() {
