@@ -3,6 +3,7 @@ package io.tablestorecdc.e2e.bench;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import io.tablestorecdc.e2e.InstanceConnection;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.util.Optional;
 
@@ -33,6 +34,12 @@ interface BenchEmulator extends AutoCloseable {
 
     /** The emulator object, when it runs in this JVM; empty for a child process. */
     Optional<TablestoreEmulator> inProcess();
+
+    /** Where the connectors and SDK clients connect, and with which credentials. */
+    default InstanceConnection connection() {
+        return InstanceConnection.withKey(
+                endpoint(), instanceName(), accessKeyId(), accessKeySecret());
+    }
 
     /** A new SDK table client (the caller shuts it down). */
     default SyncClient newSyncClient() {

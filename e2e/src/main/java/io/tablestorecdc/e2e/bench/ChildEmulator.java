@@ -23,9 +23,11 @@ import java.util.concurrent.TimeUnit;
  * The emulator in a child JVM (setting {@code emulator=process}): same java binary and class path
  * as the benchmark, main class EmulatorMain on a free port, reached over loopback, its stdout and
  * stderr in a log file. Ended on {@link #close} and by a shutdown hook if the benchmark dies first.
- * Table splits go through the emulator's admin HTTP route.
+ * Table splits go through the emulator's admin HTTP route. The real-instance suite starts one with
+ * a generated access key ({@link #start(String, String)}) and reaches it only as it would reach an
+ * instance.
  */
-final class ChildEmulator implements BenchEmulator {
+public final class ChildEmulator implements BenchEmulator {
 
     static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final String MAIN = "io.tablestorecdc.emulator.EmulatorMain";
@@ -39,21 +41,51 @@ final class ChildEmulator implements BenchEmulator {
     private final ReadyLine ready;
     private final Thread hook;
     private final HttpClient admin = HttpClient.newHttpClient();
+    private final String accessKeyId;
+    private final String accessKeySecret;
 
-    private ChildEmulator(Process process, Path log, ReadyLine ready, Thread hook) {
+    private ChildEmulator(
+            Process process,
+            Path log,
+            ReadyLine ready,
+            Thread hook,
+            String accessKeyId,
+            String accessKeySecret) {
         this.process = process;
         this.log = log;
         this.ready = ready;
         this.hook = hook;
+        this.accessKeyId = accessKeyId;
+        this.accessKeySecret = accessKeySecret;
     }
 
     /** Starts the child and waits up to {@link #READY_TIMEOUT} for its ready line. */
     static ChildEmulator start() throws IOException, InterruptedException {
-        return start(command());
+        return start(
+                TablestoreEmulator.DEFAULT_ACCESS_KEY_ID,
+                TablestoreEmulator.DEFAULT_ACCESS_KEY_SECRET);
+    }
+
+    /**
+     * Starts a child that accepts only {@code accessKeyId} with {@code accessKeySecret}, on a free
+     * port with the default instance name, and waits for its ready line.
+     */
+    public static ChildEmulator start(String accessKeyId, String accessKeySecret)
+            throws IOException, InterruptedException {
+        return start(command(accessKeyId, accessKeySecret), accessKeyId, accessKeySecret);
     }
 
     /** Starts {@code command} as the emulator (a test starts a command that never gets ready). */
     static ChildEmulator start(List<String> command) throws IOException, InterruptedException {
+        return start(
+                command,
+                TablestoreEmulator.DEFAULT_ACCESS_KEY_ID,
+                TablestoreEmulator.DEFAULT_ACCESS_KEY_SECRET);
+    }
+
+    private static ChildEmulator start(
+            List<String> command, String accessKeyId, String accessKeySecret)
+            throws IOException, InterruptedException {
         Path log = Files.createTempFile("tablestore-cdc-bench-emulator-", ".log");
         Process process =
                 new ProcessBuilder(command)
@@ -63,14 +95,15 @@ final class ChildEmulator implements BenchEmulator {
         Thread hook = new Thread(() -> end(process), "bench-emulator-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return new ChildEmulator(process, log, awaitReady(process, log), hook);
+            return new ChildEmulator(
+                    process, log, awaitReady(process, log), hook, accessKeyId, accessKeySecret);
         } catch (RuntimeException | InterruptedException e) {
             end(process);
             throw e;
         }
     }
 
-    private static List<String> command() {
+    private static List<String> command(String accessKeyId, String accessKeySecret) {
         String java =
                 ProcessHandle.current()
                         .info()
@@ -87,9 +120,9 @@ final class ChildEmulator implements BenchEmulator {
                 "--instance",
                 TablestoreEmulator.DEFAULT_INSTANCE,
                 "--access-key-id",
-                TablestoreEmulator.DEFAULT_ACCESS_KEY_ID,
+                accessKeyId,
                 "--access-key-secret",
-                TablestoreEmulator.DEFAULT_ACCESS_KEY_SECRET);
+                accessKeySecret);
     }
 
     /**
@@ -141,12 +174,12 @@ final class ChildEmulator implements BenchEmulator {
 
     @Override
     public String accessKeyId() {
-        return TablestoreEmulator.DEFAULT_ACCESS_KEY_ID;
+        return accessKeyId;
     }
 
     @Override
     public String accessKeySecret() {
-        return TablestoreEmulator.DEFAULT_ACCESS_KEY_SECRET;
+        return accessKeySecret;
     }
 
     /** {@code POST /_emulator/split {"table":T,"at":{PK}}} (tablestore-emulator README). */

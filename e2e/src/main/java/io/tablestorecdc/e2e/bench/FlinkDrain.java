@@ -3,6 +3,7 @@ package io.tablestorecdc.e2e.bench;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import java.time.Duration;
 import java.util.List;
@@ -46,13 +47,15 @@ final class FlinkDrain {
      */
     Measurement drain(String table, String tunnel, long expected, CountWindow window)
             throws Exception {
+        return drain(source(emulator, table, tunnel), expected, window);
+    }
+
+    /** As {@link #drain(String, String, long, CountWindow)}, with the source given. */
+    Measurement drain(TablestoreCdcSource<String> source, long expected, CountWindow window)
+            throws Exception {
         return run(
                 "flink",
-                env ->
-                        env.fromSource(
-                                source(emulator, table, tunnel),
-                                WatermarkStrategy.noWatermarks(),
-                                "changes"),
+                env -> env.fromSource(source, WatermarkStrategy.noWatermarks(), "changes"),
                 expected,
                 window,
                 true);
@@ -132,16 +135,18 @@ final class FlinkDrain {
     /** {@link #source} with {@code meta.full.snapshot.every} set. */
     static TablestoreCdcSource<String> source(
             BenchEmulator emulator, String table, String tunnel, int fullSnapshotEvery) {
-        return TablestoreCdcSource.<String>builder()
-                .setMetaFullSnapshotEvery(fullSnapshotEvery)
-                .setEndpoint(emulator.endpoint())
-                .setInstanceName(emulator.instanceName())
-                .setCredentials(emulator.accessKeyId(), emulator.accessKeySecret())
+        return builder(emulator, table, tunnel).setMetaFullSnapshotEvery(fullSnapshotEvery).build();
+    }
+
+    /** The builder of {@link #source}, for a part that sets more options (a meta table). */
+    static TablestoreCdcSourceBuilder<String> builder(
+            BenchEmulator emulator, String table, String tunnel) {
+        return emulator.connection()
+                .applyTo(TablestoreCdcSource.<String>builder())
                 .setTableName(table)
                 .setTunnelName(tunnel)
                 .setDiscoveryInterval(Duration.ofSeconds(1))
-                .setDeserializer(new KeyOnly())
-                .build();
+                .setDeserializer(new KeyOnly());
     }
 
     /** Emits each change's primary key: the conversion to ChangeRecord is still all done. */

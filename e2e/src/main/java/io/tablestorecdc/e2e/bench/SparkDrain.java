@@ -48,10 +48,7 @@ final class SparkDrain {
     Dataset<Row> reader(String table, String tunnel, Map<String, String> extraOptions) {
         return spark.readStream()
                 .format("tablestore-cdc")
-                .option("endpoint", emulator.endpoint())
-                .option("instance.name", emulator.instanceName())
-                .option("access.key.id", emulator.accessKeyId())
-                .option("access.key.secret", emulator.accessKeySecret())
+                .options(emulator.connection().sparkOptions())
                 .option("table.name", table)
                 .option("tunnel.name", tunnel)
                 .options(extraOptions)

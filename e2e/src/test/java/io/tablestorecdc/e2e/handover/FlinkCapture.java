@@ -1,10 +1,12 @@
 package io.tablestorecdc.e2e.handover;
 
-import io.tablestorecdc.e2e.DemoTarget;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -12,7 +14,9 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -30,20 +34,28 @@ public final class FlinkCapture implements AutoCloseable {
     private final JobClient job;
     private boolean ended;
 
-    private FlinkCapture(OrdersStream stream) throws Exception {
+    private FlinkCapture(TunnelTarget target, Optional<String> savepoint) throws Exception {
+        Configuration conf = configuration();
+        savepoint.ifPresent(path -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, path));
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
-        env.fromSource(source(stream), WatermarkStrategy.noWatermarks(), "orders changes")
+                StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, conf);
+        env.fromSource(source(target), WatermarkStrategy.noWatermarks(), "orders changes")
                 .uid("tablestore-cdc-source")
                 .addSink(new CaptureSink(runId))
                 .uid("capture")
                 .name("capture");
-        job = env.executeAsync("tablestore-cdc e2e: " + stream.tunnel());
+        job = env.executeAsync("tablestore-cdc e2e: " + target.tunnel());
     }
 
     /** Submits the job; it starts without state, as a new job does. */
     public static FlinkCapture start(OrdersStream stream) throws Exception {
-        return new FlinkCapture(stream);
+        return start(stream.tunnelTarget(), Optional.empty());
+    }
+
+    /** Submits a job on {@code target}, restored from {@code savepoint} when one is given. */
+    public static FlinkCapture start(TunnelTarget target, Optional<String> savepoint)
+            throws Exception {
+        return new FlinkCapture(target, savepoint);
     }
 
     private static Configuration configuration() {
@@ -54,18 +66,45 @@ public final class FlinkCapture implements AutoCloseable {
         return conf;
     }
 
-    private static TablestoreCdcSource<SeenChange> source(OrdersStream stream) {
-        DemoTarget target = stream.target();
-        return TablestoreCdcSource.<SeenChange>builder()
-                .setEndpoint(target.endpoint())
-                .setInstanceName(target.instanceName())
-                .setCredentials(target.accessKeyId(), target.accessKeySecret())
-                .setTableName(stream.table())
-                .setTunnelName(stream.tunnel())
-                .setMetaTable(OrdersStream.META_TABLE)
+    private static TablestoreCdcSource<SeenChange> source(TunnelTarget target) {
+        return target.connection()
+                .applyTo(TablestoreCdcSource.<SeenChange>builder())
+                .setTableName(target.table())
+                .setTunnelName(target.tunnel())
+                .setMetaTable(target.metaTable())
                 .setDiscoveryInterval(Duration.ofMillis(500))
                 .setDeserializer(new SeenChangeDeserializer())
                 .build();
+    }
+
+    /**
+     * Stops the job with a savepoint in {@code directory}, as a user stops a job to restore it
+     * later; returns the savepoint's path.
+     */
+    public String stopWithSavepoint(Path directory) throws Exception {
+        ended = true;
+        try {
+            String path =
+                    job.stopWithSavepoint(
+                                    false,
+                                    directory.toUri().toString(),
+                                    SavepointFormatType.CANONICAL)
+                            .get(120, TimeUnit.SECONDS);
+            job.getJobExecutionResult().handle((result, error) -> null).get(60, TimeUnit.SECONDS);
+            return path;
+        } catch (ExecutionException e) {
+            // The stop names no cause when the job failed while stopping; its result does.
+            Throwable why =
+                    job.getJobExecutionResult()
+                            .handle((result, error) -> error)
+                            .get(60, TimeUnit.SECONDS);
+            AssertionError failed =
+                    new AssertionError("Stopping the Flink job with a savepoint failed", e);
+            if (why != null) {
+                failed.addSuppressed(why);
+            }
+            throw failed;
+        }
     }
 
     public DeliveryLog log() {

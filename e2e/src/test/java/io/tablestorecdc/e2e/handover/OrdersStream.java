@@ -10,6 +10,7 @@ import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.e2e.DemoTarget;
+import io.tablestorecdc.e2e.InstanceConnection;
 import io.tablestorecdc.e2e.orders.OrderChange;
 import io.tablestorecdc.e2e.orders.OrderReplica;
 import io.tablestorecdc.e2e.orders.OrdersTable;
@@ -90,6 +91,17 @@ public final class OrdersStream implements AutoCloseable {
 
     public DemoTarget target() {
         return target(emulator);
+    }
+
+    /** What the captures read: this stream's table and tunnel on the emulator. */
+    public TunnelTarget tunnelTarget() {
+        DemoTarget t = target();
+        return new TunnelTarget(
+                InstanceConnection.withKey(
+                        t.endpoint(), t.instanceName(), t.accessKeyId(), t.accessKeySecret()),
+                table,
+                tunnel,
+                META_TABLE);
     }
 
     public String table() {

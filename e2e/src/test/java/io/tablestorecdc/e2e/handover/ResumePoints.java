@@ -11,12 +11,12 @@ import java.util.Set;
  * both delivered must be the first one's last changes on that channel and the second one's first,
  * in the same order (the second resumed at one position and read forward).
  */
-final class ResumePoints {
+public final class ResumePoints {
 
     private ResumePoints() {}
 
     /** The changes of {@code channel} that both logs hold, in read order. */
-    static List<SeenChange> overlap(DeliveryLog first, DeliveryLog second, String channel) {
+    public static List<SeenChange> overlap(DeliveryLog first, DeliveryLog second, String channel) {
         Set<SeenChange.Key> later = new HashSet<>();
         second.byChannel().getOrDefault(channel, List.of()).forEach(c -> later.add(c.key()));
         List<SeenChange> both = new ArrayList<>();
@@ -29,7 +29,7 @@ final class ResumePoints {
     }
 
     /** Channels where the overlap is not a tail of the first log and a head of the second. */
-    static List<String> violations(DeliveryLog first, DeliveryLog second) {
+    public static List<String> violations(DeliveryLog first, DeliveryLog second) {
         List<String> out = new ArrayList<>();
         Map<String, List<SeenChange>> later = second.byChannel();
         first.byChannel()

@@ -1,6 +1,5 @@
 package io.tablestorecdc.e2e.handover;
 
-import io.tablestorecdc.e2e.DemoTarget;
 import io.tablestorecdc.e2e.orders.OrderChange;
 import io.tablestorecdc.e2e.orders.OrdersTable;
 import java.nio.file.Path;
@@ -25,20 +24,18 @@ public final class SparkCapture implements AutoCloseable {
     private final DeliveryLog log = new DeliveryLog("spark");
     private final StreamingQuery query;
 
-    private SparkCapture(SparkSession spark, OrdersStream stream, Path checkpoint)
+    private SparkCapture(
+            SparkSession spark, TunnelTarget target, Path checkpoint, Map<String, String> options)
             throws TimeoutException {
-        DemoTarget target = stream.target();
         this.query =
                 spark.readStream()
                         .format("tablestore-cdc")
-                        .option("endpoint", target.endpoint())
-                        .option("instance.name", target.instanceName())
-                        .option("access.key.id", target.accessKeyId())
-                        .option("access.key.secret", target.accessKeySecret())
-                        .option("table.name", stream.table())
-                        .option("tunnel.name", stream.tunnel())
-                        .option("meta.table", OrdersStream.META_TABLE)
+                        .options(target.connection().sparkOptions())
+                        .option("table.name", target.table())
+                        .option("tunnel.name", target.tunnel())
+                        .option("meta.table", target.metaTable())
                         .option("channel.read.budget", "1s")
+                        .options(options)
                         .schema(OrdersTable.SPARK_SCHEMA)
                         .load()
                         .writeStream()
@@ -51,7 +48,17 @@ public final class SparkCapture implements AutoCloseable {
     /** Starts a query with its checkpoint at {@code checkpoint} (a new location starts fresh). */
     public static SparkCapture start(SparkSession spark, OrdersStream stream, Path checkpoint)
             throws TimeoutException {
-        return new SparkCapture(spark, stream, checkpoint);
+        return start(spark, stream.tunnelTarget(), checkpoint, Map.of());
+    }
+
+    /**
+     * Starts a query on {@code target} with its checkpoint at {@code checkpoint} (a new location
+     * starts fresh), with more source {@code options}.
+     */
+    public static SparkCapture start(
+            SparkSession spark, TunnelTarget target, Path checkpoint, Map<String, String> options)
+            throws TimeoutException {
+        return new SparkCapture(spark, target, checkpoint, options);
     }
 
     private void record(Dataset<Row> batch, long batchId) {
