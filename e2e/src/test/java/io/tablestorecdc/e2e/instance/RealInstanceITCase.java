@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -407,18 +406,17 @@ class RealInstanceITCase {
         }
     }
 
-    /** The snapshot of the highest batch number in the tunnel's batch log. */
+    /**
+     * The tunnel's newest snapshot that reads back complete: the consumer writes a snapshot's log
+     * row, manifest and entries one after another while it runs, so the very newest may still be in
+     * the middle of its writes when the test looks.
+     */
     private static BatchSnapshot newest(MetaStore store, InstanceOrders.Tunnel tunnel) {
-        LoggedBatch newest =
-                store.batchLog(tunnel.id()).stream()
-                        .max(
-                                Comparator.comparingLong(LoggedBatch::sequence)
-                                        .thenComparingLong(LoggedBatch::createdAtMillis))
-                        .orElseThrow(
-                                () ->
-                                        new AssertionError(
-                                                "No batch log for " + tunnel.target().tunnel()));
-        return store.read(tunnel.id(), newest.token());
+        return store.newestSnapshot(tunnel.id())
+                .orElseThrow(
+                        () ->
+                                new AssertionError(
+                                        "No complete snapshot for " + tunnel.target().tunnel()));
     }
 
     // ---- helpers ----
