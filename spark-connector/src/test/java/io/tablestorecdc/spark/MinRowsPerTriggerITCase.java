@@ -64,7 +64,10 @@ class MinRowsPerTriggerITCase {
     void theTriggerDelayReleasesABatchThatNeverReachesTheMinimum() throws Exception {
         String table = bed.newTable();
         BatchSink sink = new BatchSink();
-        StreamingQuery query = start(table, sink, "5", "5s");
+        // The delay's clock starts when the batch of the first 5 records is planned; the 6th is
+        // written once that batch is delivered. The delay leaves that much room on a slow machine:
+        // a planning that first sees the 6th after the delay would not hold it.
+        StreamingQuery query = start(table, sink, "5", "12s");
         try {
             putRows(table, 0, 5);
             await(query, "the first 5 records", TIMEOUT, () -> sink.count() >= 5);
