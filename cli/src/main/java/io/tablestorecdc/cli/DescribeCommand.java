@@ -206,6 +206,7 @@ final class DescribeCommand extends ServiceCommand {
         } else {
             o.add("engine", JsonNull.INSTANCE);
         }
+        o.addProperty("caught_up", c.caughtUp());
         o.add("lag_ms", Json.millis(c.lag()));
         return o;
     }

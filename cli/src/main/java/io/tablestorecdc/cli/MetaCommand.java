@@ -120,7 +120,7 @@ final class MetaCommand implements Runnable {
                     "  snapshots:     " + rows.snapshots() + " (" + rows.snapshotRows() + " rows)");
             out.println("  batch log:     " + rows.batchLogRows() + " rows");
             out.println("  adoptions:     " + rows.adoptionRows() + " rows");
-            out.println("  owner, client: " + rows.ownerRows() + " rows");
+            out.println("  owner, client, report: " + rows.ownerRows() + " rows");
             if (!yes) {
                 out.println("Dry run: nothing was deleted. Add --yes to delete these rows.");
             }

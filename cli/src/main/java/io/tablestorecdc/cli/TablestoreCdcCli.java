@@ -6,7 +6,9 @@ import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -93,6 +95,18 @@ public final class TablestoreCdcCli implements Runnable {
             DescribeCommand.print(out, report, service.metaTable());
         }
         out.flush();
+    }
+
+    /**
+     * The greatest channel lag {@code describe} and {@code lag} show for the tunnel (empty when no
+     * channel's lag is known), for a program that already holds the endpoint.
+     */
+    public static Optional<Duration> maxLag(
+            TablestoreEndpoint endpoint, String metaTable, String table, String tunnel) {
+        Clock clock = Clock.systemUTC();
+        try (Service service = Service.open(endpoint, metaTable, clock)) {
+            return TunnelReport.read(service, table, tunnel, clock.instant()).maxLag();
+        }
     }
 
     /**

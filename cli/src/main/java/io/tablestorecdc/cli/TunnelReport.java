@@ -1,6 +1,8 @@
 package io.tablestorecdc.cli;
 
+import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
+import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
@@ -40,13 +42,28 @@ record TunnelReport(
         Optional<OwnerLease> owner = meta.owner(id);
         List<LoggedBatch> log = meta.batchLog(id);
         Optional<BatchSnapshot> newest = log.isEmpty() ? Optional.empty() : meta.newestSnapshot(id);
+        Optional<ConsumerProgress> progress = currentProgress(meta, id, owner, now);
         List<ChannelRow> rows = new ArrayList<>();
         List<ServerChannel> listed = new ArrayList<>(tunnel.channels());
         listed.sort(Comparator.comparing(ServerChannel::channelId));
         for (ServerChannel c : listed) {
-            rows.add(ChannelRow.of(c, newest.flatMap(s -> s.channel(c.channelId())), now));
+            rows.add(
+                    ChannelRow.of(c, newest.flatMap(s -> s.channel(c.channelId())), progress, now));
         }
         return new TunnelReport(tunnel, owner, log, newest, List.copyOf(rows), now);
+    }
+
+    /**
+     * The catch-up report, when it speaks for the consumer that holds the lease and still renews
+     * it, and is recent: a report of a dead or earlier consumer says nothing about now.
+     */
+    private static Optional<ConsumerProgress> currentProgress(
+            MetaStore meta, String tunnelId, Optional<OwnerLease> owner, Instant now) {
+        if (owner.isEmpty() || !OwnerLeaseKeeper.isRenewing(owner.get(), now)) {
+            return Optional.empty();
+        }
+        return meta.progress(tunnelId)
+                .filter(p -> p.isCurrentFor(owner.get(), now, CatchUpReporter.FRESHNESS));
     }
 
     /** The greatest lag of a channel; empty when no channel's lag is known. */

@@ -18,6 +18,7 @@ import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
+import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
@@ -219,6 +220,7 @@ class CliITCase {
                         "client_id",
                         "server_checkpoint_time",
                         "engine",
+                        "caught_up",
                         "lag_ms");
         assertThat(channel.getAsJsonObject("engine").keySet())
                 .containsExactly("state", "token", "skip", "batch_records", "last_record_time");
@@ -226,6 +228,52 @@ class CliITCase {
                 .isEqualTo("token-p-1-0042");
         assertThat(channel.get("lag_ms").getAsLong()).isEqualTo(65_000);
         assertThat(doc.get("max_lag_ms").getAsLong()).isEqualTo(95_000);
+    }
+
+    @Test
+    void aChannelTheLiveConsumerReportsCaughtUpAtItsCommittedPositionHasNoLag() {
+        String tunnelId = describedTunnel();
+        MetaStore meta = metaStore(Clock.systemUTC());
+        String holder = meta.owner(tunnelId).orElseThrow().holder();
+        long fresh = Instant.parse("2030-01-01T00:00:50Z").toEpochMilli();
+        Map<String, ChannelPosition> drained =
+                Map.of(
+                        "p-1", ChannelPosition.at("token-p-1-0042", 0),
+                        // p-2 committed token-p-2-0042+3: found drained before its last record
+                        "p-2", ChannelPosition.at("token-p-2-0042", 2));
+
+        meta.reportProgress(tunnelId, new ConsumerProgress(holder, fresh, drained));
+        JsonObject live = describeJson();
+        meta.reportProgress(tunnelId, new ConsumerProgress("an-earlier-run", fresh, drained));
+        JsonObject earlierRun = describeJson();
+        long stale = Instant.parse("2030-01-01T00:00:25Z").toEpochMilli();
+        meta.reportProgress(tunnelId, new ConsumerProgress(holder, stale, drained));
+        JsonObject staleReport = describeJson();
+
+        assertThat(channel(live, 0).get("caught_up").getAsBoolean()).isTrue();
+        assertThat(channel(live, 0).get("lag_ms").getAsLong()).isZero();
+        assertThat(channel(live, 1).get("caught_up").getAsBoolean()).isFalse();
+        assertThat(channel(live, 1).get("lag_ms").getAsLong()).isEqualTo(95_000);
+        for (JsonObject ignored : List.of(earlierRun, staleReport)) {
+            assertThat(channel(ignored, 0).get("caught_up").getAsBoolean()).isFalse();
+            assertThat(channel(ignored, 0).get("lag_ms").getAsLong()).isEqualTo(65_000);
+        }
+    }
+
+    private JsonObject describeJson() {
+        return parse(
+                cli(
+                        Clock.fixed(READ_AT, ZoneOffset.UTC),
+                        "describe",
+                        "--table",
+                        table,
+                        "--tunnel",
+                        "cdc",
+                        "--json"));
+    }
+
+    private static JsonObject channel(JsonObject describe, int index) {
+        return describe.getAsJsonArray("channels").get(index).getAsJsonObject();
     }
 
     // ---- lag ----

@@ -39,6 +39,9 @@ public final class Demo {
     /** Where both connectors keep their batch snapshots (each engine's default). */
     static final String META_TABLE = "tablestore_cdc_meta";
 
+    /** How long the demo waits for the consumers to report their channels caught up. */
+    private static final Duration LAG_REPORT_TIMEOUT = Duration.ofSeconds(60);
+
     private final DemoSettings settings;
     private final Console console;
     private List<ResourceWatch.Sample> watched = List.of();
@@ -125,6 +128,7 @@ public final class Demo {
             Run run = new Run(settings, console, client, workload, new Resharding(partitions));
             run.writeChanges();
             List<Outcome> outcomes = run.awaitReplicas(replications);
+            replications.forEach(r -> awaitReportedCaughtUp(target, r.engine()));
             replications.forEach(r -> describe(target, r.engine()));
             replications.forEach(Replication::close);
             replications.clear();
@@ -138,16 +142,55 @@ public final class Demo {
         }
     }
 
+    /**
+     * Waits (up to {@link #LAG_REPORT_TIMEOUT}) until the engine's consumer has committed and
+     * reported every channel caught up, so that {@code describe} shows no lag: the consumer writes
+     * its catch-up report about a second after its reads find the channels drained.
+     */
+    private void awaitReportedCaughtUp(DemoTarget target, String engine) {
+        long deadline = System.nanoTime() + LAG_REPORT_TIMEOUT.toNanos();
+        Optional<Duration> lag = Optional.empty();
+        while (System.nanoTime() < deadline) {
+            try {
+                lag =
+                        TablestoreCdcCli.maxLag(
+                                endpoint(target), META_TABLE, settings.table(), tunnelName(engine));
+            } catch (RuntimeException e) {
+                console.say("cli", "lag of " + tunnelName(engine) + " failed: " + e.getMessage());
+                return;
+            }
+            if (lag.filter(Duration.ZERO::equals).isPresent()) {
+                return;
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        console.say(
+                engine,
+                "not reported caught up within "
+                        + LAG_REPORT_TIMEOUT.toSeconds()
+                        + " s (max lag "
+                        + lag.map(Duration::toString).orElse("unknown")
+                        + ")");
+    }
+
+    private static TablestoreEndpoint endpoint(DemoTarget target) {
+        return new TablestoreEndpoint(
+                target.endpoint(),
+                target.instanceName(),
+                TablestoreCredentials.of(target.accessKeyId(), target.accessKeySecret()));
+    }
+
     /** Prints what {@code bin/tablestore-cdc describe} shows for the engine's tunnel. */
     private void describe(DemoTarget target, String engine) {
         StringWriter text = new StringWriter();
         try {
             TablestoreCdcCli.describe(
-                    new TablestoreEndpoint(
-                            target.endpoint(),
-                            target.instanceName(),
-                            TablestoreCredentials.of(
-                                    target.accessKeyId(), target.accessKeySecret())),
+                    endpoint(target),
                     META_TABLE,
                     settings.table(),
                     tunnelName(engine),

@@ -181,9 +181,11 @@ final class BatchPlanner {
     private CompletableFuture<ChannelBacklog> backlog(
             TablestoreOffset start, ChannelCheckpoint entry) {
         return switch (ProbeDecision.of(start, entry, idleProbes)) {
-            case READ ->
-                    CompletableFuture.completedFuture(
-                            new ChannelBacklog(entry, ChannelBacklog.LARGE));
+            case READ -> {
+                connection.catchUp().behind(entry.channelId());
+                yield CompletableFuture.completedFuture(
+                        new ChannelBacklog(entry, ChannelBacklog.LARGE));
+            }
             case WAIT -> CompletableFuture.completedFuture(new ChannelBacklog(entry, 0));
             case PROBE -> CompletableFuture.supplyAsync(() -> probe(entry), connection.requests());
         };
@@ -197,6 +199,11 @@ final class BatchPlanner {
                         .readRecords(connection.clientId(), entry.channelId(), position.token());
         ChannelBacklog backlog = ChannelBacklog.probed(entry, probe, position.skip());
         idleProbes.record(entry.channelId(), backlog.records() == 0);
+        if (backlog.records() == 0) {
+            connection.catchUp().caughtUp(entry.channelId(), position);
+        } else {
+            connection.catchUp().behind(entry.channelId());
+        }
         return backlog;
     }
 

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
@@ -79,6 +80,7 @@ final class SourceConnection implements AutoCloseable {
     private final Set<String> skippedLogged = new TreeSet<>();
     private String consumerId = "";
     private OwnerLeaseKeeper owner;
+    private CatchUpReporter catchUp;
     private volatile RuntimeException failure;
     private TunnelSession session;
     private ChannelListCache listing;
@@ -164,6 +166,10 @@ final class SourceConnection implements AutoCloseable {
         long renewEvery = OwnerLeaseKeeper.RENEW_EVERY.toMillis();
         scheduler.scheduleWithFixedDelay(
                 this::renewLease, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
+        catchUp = CatchUpReporter.of(owner);
+        long reportEvery = CatchUpReporter.MIN_INTERVAL.toMillis();
+        scheduler.scheduleWithFixedDelay(
+                this::reportCatchUp, reportEvery, reportEvery, TimeUnit.MILLISECONDS);
         listing = new ChannelListCache(this::listChannels, LISTING_TTL);
         LOG.info(
                 "tablestore-cdc source for tunnel {} ({}) of table {} started as client {}",
@@ -175,6 +181,19 @@ final class SourceConnection implements AutoCloseable {
 
     private List<ServerChannel> listChannels() {
         return proxy.describeTunnel(options.tableName(), options.tunnelName()).channels();
+    }
+
+    /** The catch-up report planning probes feed (see {@link CatchUpReporter}). */
+    CatchUpReporter catchUp() {
+        return catchUp;
+    }
+
+    private void reportCatchUp() {
+        try {
+            catchUp.flushIfDue();
+        } catch (RuntimeException e) {
+            LOG.warn("Unexpected error writing the catch-up report of tunnel {}", tunnelId(), e);
+        }
     }
 
     private void renewLease() {

@@ -160,6 +160,9 @@ class MicroBatchITCase {
 
             assertThat(sink.deliveries).hasSize((int) batches);
             assertThat(metaRowCount()).isEqualTo(metaRows);
+            // the idle channels are reported caught up at their committed positions
+            bed.awaitTriggers(query, 1, TIMEOUT);
+            await(query, "the catch-up report", TIMEOUT, () -> caughtUpAtCommitted(table));
 
             bed.put(table, "b", 2, "berry");
             await(query, "the change after the idle time", TIMEOUT, () -> sink.count() >= 2);
@@ -252,6 +255,27 @@ class MicroBatchITCase {
     }
 
     /** Every row of the default meta table, all tunnels. */
+    /** Whether the owner reports every channel of the newest snapshot caught up where it is. */
+    private static boolean caughtUpAtCommitted(String table) {
+        return bed.withMetaStore(
+                java.time.Clock.systemUTC(),
+                store -> {
+                    String tunnelId = bed.tunnelId(table, table + "_tunnel");
+                    var snapshot = store.newestSnapshot(tunnelId);
+                    var progress = store.progress(tunnelId);
+                    return snapshot.isPresent()
+                            && progress.isPresent()
+                            && snapshot.get().channels().values().stream()
+                                    .filter(c -> !c.isFinished())
+                                    .allMatch(
+                                            c ->
+                                                    progress.get()
+                                                            .isCaughtUp(
+                                                                    c.channelId(), c.position()));
+                });
+    }
+
+    /** Rows of the meta table apart from the catch-up reports (one row per tunnel, rewritten). */
     static int metaRowCount() {
         com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria criteria =
                 new com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria(
@@ -283,9 +307,19 @@ class MicroBatchITCase {
                                 com.alicloud.openservices.tablestore.model.PrimaryKeyValue.INF_MAX)
                         .build());
         criteria.setMaxVersions(1);
-        return bed.sync
+        return bed
+                .sync
                 .getRange(new com.alicloud.openservices.tablestore.model.GetRangeRequest(criteria))
                 .getRows()
+                .stream()
+                .filter(
+                        r ->
+                                !r.getPrimaryKey()
+                                        .getPrimaryKeyColumn("batch")
+                                        .getValue()
+                                        .asString()
+                                        .equals("!progress"))
+                .toList()
                 .size();
     }
 

@@ -91,6 +91,16 @@ public final class OwnerLeaseKeeper {
         return acquired.tunnelId();
     }
 
+    /** The id of this acquisition, kept by renewals ({@link OwnerLease#holder()}). */
+    public String holder() {
+        return acquired.holder();
+    }
+
+    /** The meta store the lease is kept in. */
+    MetaStore store() {
+        return store;
+    }
+
     /**
      * Shuts down the tunnel client a previous run of a consumer of this tunnel recorded (it holds
      * channels until the server's heartbeat timeout otherwise). A client that is already gone is

@@ -10,8 +10,10 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -44,6 +46,13 @@ final class MetaRowFormat {
 
     /** The batch-column value of the rows that record where each channel was first adopted. */
     static final String ADOPTIONS = "!adopted";
+
+    /** The batch and channel-column value of the consumer's catch-up report. */
+    static final String PROGRESS = "!progress";
+
+    static final String COL_REPORTED_MS = "reported_ms";
+    static final String COL_CAUGHT_UP = "caught_up";
+    static final String COL_CAUGHT_UP_COUNT = "caught_up_count";
 
     static final String COL_FORMAT_VERSION = "format_version";
     static final String COL_TYPE = "type";
@@ -156,6 +165,71 @@ final class MetaRowFormat {
     String clientId(MetaRow row) {
         requireFormat(row);
         return text(row, COL_CLIENT_ID);
+    }
+
+    static MetaRowKey progressKey(String tunnelId) {
+        return new MetaRowKey(tunnelId, PROGRESS, PROGRESS);
+    }
+
+    /**
+     * The catch-up report: one line per channel, {@code <channel id> <skip> <token>} (the token
+     * last, as it is the only part that may hold spaces).
+     */
+    static MetaRow progressRow(String tunnelId, ConsumerProgress progress) {
+        StringBuilder lines = new StringBuilder();
+        int count = 0;
+        for (Map.Entry<String, ChannelPosition> e : progress.caughtUp().entrySet()) {
+            ChannelPosition position = e.getValue();
+            if (position.isFinished() || position.token().indexOf('\n') >= 0) {
+                continue; // a finished channel has no lag; such a token is not a tunnel token
+            }
+            lines.append(requireChannelId(e.getKey()))
+                    .append(' ')
+                    .append(position.skip())
+                    .append(' ')
+                    .append(position.token())
+                    .append('\n');
+            count++;
+        }
+        return MetaRow.of(progressKey(tunnelId))
+                .with(COL_FORMAT_VERSION, FORMAT_VERSION)
+                .with(COL_LEASE_HOLDER, progress.holder())
+                .with(COL_REPORTED_MS, progress.reportedAtMillis())
+                .with(COL_CAUGHT_UP, lines.toString())
+                .with(COL_CAUGHT_UP_COUNT, count);
+    }
+
+    ConsumerProgress progress(MetaRow row) {
+        requireFormat(row);
+        Map<String, ChannelPosition> caughtUp = new TreeMap<>();
+        String text = text(row, COL_CAUGHT_UP);
+        for (String line : text.isEmpty() ? new String[0] : text.split("\n")) {
+            String[] parts = line.split(" ", 3);
+            if (parts.length != 3) {
+                throw malformed(
+                        row, COL_CAUGHT_UP, "line '" + line + "' is not <channel> <skip> <token>");
+            }
+            try {
+                caughtUp.put(parts[0], ChannelPosition.at(parts[2], Long.parseLong(parts[1])));
+            } catch (IllegalArgumentException e) {
+                throw malformed(
+                        row, COL_CAUGHT_UP, "line for channel " + parts[0] + ": " + e.getMessage());
+            }
+        }
+        long count = integer(row, COL_CAUGHT_UP_COUNT);
+        if (count != caughtUp.size()) {
+            throw malformed(
+                    row,
+                    COL_CAUGHT_UP,
+                    "lists "
+                            + caughtUp.size()
+                            + " channels but "
+                            + COL_CAUGHT_UP_COUNT
+                            + " is "
+                            + count);
+        }
+        return new ConsumerProgress(
+                text(row, COL_LEASE_HOLDER), integer(row, COL_REPORTED_MS), caughtUp);
     }
 
     static MetaRowKey ownerKey(String tunnelId) {

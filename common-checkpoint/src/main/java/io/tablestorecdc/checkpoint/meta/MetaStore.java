@@ -909,6 +909,7 @@ public final class MetaStore {
         List<MetaRow> ownerRows = new ArrayList<>();
         client.get(MetaRowFormat.ownerKey(tunnelId)).ifPresent(ownerRows::add);
         client.get(MetaRowFormat.clientKey(tunnelId)).ifPresent(ownerRows::add);
+        client.get(MetaRowFormat.progressKey(tunnelId)).ifPresent(ownerRows::add);
         List<MetaRow> logRows = readAll(tunnelId, BATCH_LOG);
         List<MetaRow> all = new ArrayList<>(snapshotRows);
         all.addAll(adoptions);
@@ -969,6 +970,37 @@ public final class MetaStore {
      */
     public boolean releaseOwnership(OwnerLease lease) {
         return ownership.release(lease);
+    }
+
+    /**
+     * Writes the consumer's catch-up report, replacing the one before it. One conditional write
+     * while the row holds this holder's report; a report of an earlier run is replaced after
+     * reading it.
+     *
+     * @return false when another writer changed the row meanwhile (the report was not written; the
+     *     next one tries again)
+     */
+    public boolean reportProgress(String tunnelId, ConsumerProgress progress) {
+        MetaRow row = MetaRowFormat.progressRow(tunnelId, progress);
+        if (client.replaceIf(
+                row, MetaRowFormat.COL_LEASE_HOLDER, MetaValue.text(progress.holder()))) {
+            return true;
+        }
+        if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
+            return true;
+        }
+        Optional<MetaRow> stored = client.get(row.key());
+        if (stored.isEmpty()) {
+            return client.putIfAbsent(row) == PutOutcome.WRITTEN;
+        }
+        Optional<MetaValue> reported = stored.get().column(MetaRowFormat.COL_REPORTED_MS);
+        return reported.isPresent()
+                && client.replaceIf(row, MetaRowFormat.COL_REPORTED_MS, reported.get());
+    }
+
+    /** The consumer's newest catch-up report, if one was written. */
+    public Optional<ConsumerProgress> progress(String tunnelId) {
+        return client.get(MetaRowFormat.progressKey(tunnelId)).map(format::progress);
     }
 
     /** The tunnel's current lease, if any consumer holds one (expired or not). */

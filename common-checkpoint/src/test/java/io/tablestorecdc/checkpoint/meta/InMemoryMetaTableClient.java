@@ -84,12 +84,12 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
      * The process using this table dies after {@code requests} more requests: every request after
      * them fails, as if it were never sent, until {@link #recover()} (the process restarted).
      */
-    synchronized InMemoryMetaTableClient crashAfter(int requests) {
+    public synchronized InMemoryMetaTableClient crashAfter(int requests) {
         this.requestsBeforeCrash = requests;
         return this;
     }
 
-    synchronized void recover() {
+    public synchronized void recover() {
         this.requestsBeforeCrash = -1;
     }
 

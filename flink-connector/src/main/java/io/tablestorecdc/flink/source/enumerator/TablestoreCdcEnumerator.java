@@ -257,6 +257,19 @@ public final class TablestoreCdcEnumerator
         }
     }
 
+    private void reportCatchUp(CommittedPositionsEvent committed) {
+        if (connection == null) {
+            return;
+        }
+        for (ChannelSplit split : committed.positions()) {
+            if (committed.caughtUp().contains(split.splitId())) {
+                connection.catchUp().caughtUp(split.splitId(), split.position());
+            } else {
+                connection.catchUp().behind(split.splitId());
+            }
+        }
+    }
+
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
         if (event instanceof ChannelsFinishedEvent finished) {
@@ -279,6 +292,7 @@ public final class TablestoreCdcEnumerator
             }
         } else if (event instanceof CommittedPositionsEvent committed) {
             commits.committed(committed.positions());
+            reportCatchUp(committed);
             pushCommitted();
             return;
         } else {

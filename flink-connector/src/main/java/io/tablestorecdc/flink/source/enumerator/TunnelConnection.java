@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source.enumerator;
 
+import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
@@ -52,6 +53,7 @@ final class TunnelConnection implements AutoCloseable {
     private final MetaSnapshotWriter meta;
     private final MetaStore store;
     private final OwnerLeaseKeeper owner;
+    private final CatchUpReporter catchUp;
     private final TunnelSession session;
     private final ServerPushLedger pushes;
     private final AdoptionHistory adoptedAtOpen;
@@ -73,6 +75,7 @@ final class TunnelConnection implements AutoCloseable {
         this.proxy = proxy;
         this.tunnel = tunnel;
         this.metaClient = metaClient;
+        this.catchUp = CatchUpReporter.of(owner);
         this.store =
                 new MetaStore(
                         metaClient,
@@ -148,6 +151,11 @@ final class TunnelConnection implements AutoCloseable {
         return session.clientId();
     }
 
+    /** The catch-up report the readers' committed positions feed; written by discovery rounds. */
+    CatchUpReporter catchUp() {
+        return catchUp;
+    }
+
     MetaSnapshotWriter meta() {
         return meta;
     }
@@ -170,6 +178,7 @@ final class TunnelConnection implements AutoCloseable {
      */
     ChannelDiscovery discover(Set<String> known) {
         owner.renewIfDue();
+        catchUp.flushIfDue();
         heartbeatIfDue();
         session.checkHealthy();
         int covered = finishRoundsHeartbeated;

@@ -162,7 +162,11 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
         RecordPage page = result.page();
         long newest = page.size() == 0 ? 0 : page.sequence(page.size() - 1).timestampMicros();
         boolean mayMore = result.mayMoreRecord() || cursor.isStopped();
-        fetched.fetched(cursor.channelId(), Math.min(newest, stopAtMicros) / 1000, mayMore);
+        fetched.fetched(
+                cursor.channelId(),
+                Math.min(newest, stopAtMicros) / 1000,
+                mayMore,
+                cursor.position());
     }
 
     private void stopIfCaughtUpPastTheEnd(

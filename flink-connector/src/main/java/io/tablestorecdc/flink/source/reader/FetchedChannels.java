@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source.reader;
 
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -40,10 +41,19 @@ public final class FetchedChannels {
      * response had none or the server sent no time) and whether the server may have more now.
      */
     void fetched(String channelId, long newestCommitMillis, boolean mayMore) {
+        fetched(channelId, newestCommitMillis, mayMore, null);
+    }
+
+    /**
+     * As {@link #fetched(String, long, boolean)}, with the channel's position after the fetch: when
+     * the server had nothing more, the position at which the channel was found drained.
+     */
+    void fetched(
+            String channelId, long newestCommitMillis, boolean mayMore, ChannelPosition after) {
         long now = nowMillis();
         Progress before = progress.getOrDefault(channelId, Progress.NONE);
         long newest = newestCommitMillis > 0 ? newestCommitMillis : before.newestCommitMillis();
-        progress.put(channelId, new Progress(newest, !mayMore));
+        progress.put(channelId, new Progress(newest, !mayMore, mayMore ? null : after));
         if (newestCommitMillis > 0) {
             fetchLagMillis = Math.max(0, now - newestCommitMillis);
         }
@@ -98,7 +108,16 @@ public final class FetchedChannels {
         return lag < 0 ? OptionalLong.empty() : OptionalLong.of(lag);
     }
 
-    private record Progress(long newestCommitMillis, boolean caughtUp) {
-        static final Progress NONE = new Progress(0, false);
+    /**
+     * Whether the channel's last fetch found it drained exactly at {@code position}: everything the
+     * server held was read up to there.
+     */
+    boolean isDrainedAt(String channelId, ChannelPosition position) {
+        Progress p = progress.get(channelId);
+        return p != null && p.caughtUp() && position.equals(p.drainedAt());
+    }
+
+    private record Progress(long newestCommitMillis, boolean caughtUp, ChannelPosition drainedAt) {
+        static final Progress NONE = new Progress(0, false, null);
     }
 }

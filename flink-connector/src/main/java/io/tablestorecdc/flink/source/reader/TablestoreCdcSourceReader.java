@@ -13,8 +13,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
@@ -71,6 +73,7 @@ public final class TablestoreCdcSourceReader<T>
     private final Map<String, FinishedChannel> finished = new TreeMap<>();
 
     private final SortedMap<Long, List<ChannelSplit>> positionsByCheckpoint = new TreeMap<>();
+    private final SortedMap<Long, Set<String>> caughtUpByCheckpoint = new TreeMap<>();
     private final List<String> toReport = new ArrayList<>();
     private boolean started;
 
@@ -170,6 +173,13 @@ public final class TablestoreCdcSourceReader<T>
     @Override
     public List<ChannelSplit> snapshotState(long checkpointId) {
         List<ChannelSplit> splits = new ArrayList<>(super.snapshotState(checkpointId));
+        Set<String> caughtUp = new TreeSet<>();
+        for (ChannelSplit split : splits) {
+            if (fetched.isDrainedAt(split.splitId(), split.position())) {
+                caughtUp.add(split.splitId());
+            }
+        }
+        caughtUpByCheckpoint.put(checkpointId, caughtUp);
         for (Map.Entry<String, FinishedChannel> e : finished.entrySet()) {
             FinishedChannel channel = e.getValue();
             if (channel.firstCheckpoint().isEmpty()) {
@@ -186,12 +196,14 @@ public final class TablestoreCdcSourceReader<T>
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
         List<ChannelSplit> committed = positionsByCheckpoint.get(checkpointId);
+        Set<String> caughtUp = caughtUpByCheckpoint.getOrDefault(checkpointId, Set.of());
         positionsByCheckpoint.headMap(checkpointId + 1).clear();
+        caughtUpByCheckpoint.headMap(checkpointId + 1).clear();
         finished.values()
                 .removeIf(c -> c.firstCheckpoint().map(n -> n <= checkpointId).orElse(false));
         if (committed != null && !committed.isEmpty()) {
             context.sendSourceEventToCoordinator(
-                    new CommittedPositionsEvent(checkpointId, committed));
+                    new CommittedPositionsEvent(checkpointId, committed, caughtUp));
         }
     }
 

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -106,7 +107,10 @@ class TablestoreCdcSourceReaderTest {
 
         reader.notifyCheckpointComplete(1);
 
-        assertThat(context.getSentEvents()).contains(new CommittedPositionsEvent(1, state1));
+        assertThat(context.getSentEvents())
+                .filteredOn(e -> e instanceof CommittedPositionsEvent)
+                .map(e -> ((CommittedPositionsEvent) e).positions())
+                .containsExactly(state1);
         assertThat(reader.snapshotState(3)).containsExactly(split("b", ChannelPosition.at("b@2")));
     }
 
@@ -120,6 +124,33 @@ class TablestoreCdcSourceReaderTest {
         assertThat(finishedReports()).containsExactly(new ChannelsFinishedEvent(List.of("z")));
         assertThat(output.getEmittedRecords()).containsExactly("PUT id=11 v='v11'");
         assertThat(reader.snapshotState(1)).contains(split("z", ChannelPosition.finished()));
+    }
+
+    @Test
+    void aChannelDrainedAtItsCheckpointedPositionIsReportedCaughtUpWithTheCheckpoint()
+            throws Exception {
+        startReader(split("b", ChannelPosition.at("b@0")));
+        pollUntil(
+                () ->
+                        output.getEmittedRecords().size() == 2
+                                && fetched.isDrainedAt("b", ChannelPosition.at("b@2")));
+
+        List<ChannelSplit> state = reader.snapshotState(1);
+        reader.notifyCheckpointComplete(1);
+
+        assertThat(context.getSentEvents())
+                .contains(new CommittedPositionsEvent(1, state, Set.of("b")));
+    }
+
+    @Test
+    void aChannelNotReadSinceItsCheckpointedPositionIsNotReportedCaughtUp() throws Exception {
+        addSplitsWithoutClient(split("b", ChannelPosition.at("b@0"))); // no client: nothing read
+
+        List<ChannelSplit> state = reader.snapshotState(1);
+        reader.notifyCheckpointComplete(1);
+
+        assertThat(context.getSentEvents())
+                .contains(new CommittedPositionsEvent(1, state, Set.of()));
     }
 
     // ---- lag metrics ----
