@@ -67,6 +67,7 @@ final class SourceConnection implements AutoCloseable {
     private static final Duration LISTING_TTL = Duration.ofSeconds(5);
     private static final String CLIENT_TAG = "tablestore-cdc-spark";
     private static final int REQUEST_THREADS = 8;
+    private static final int META_THREADS = 4;
 
     private final TablestoreSourceOptions options;
     private final SdkMetaTableClient metaClient;
@@ -76,6 +77,7 @@ final class SourceConnection implements AutoCloseable {
     private final TunnelDescription tunnel;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService requests;
+    private final ExecutorService metaRequests;
     private final Map<String, ChannelPosition> adoptions = new HashMap<>();
     private final Set<String> skippedLogged = new TreeSet<>();
     private String consumerId = "";
@@ -93,11 +95,15 @@ final class SourceConnection implements AutoCloseable {
         this.options = options;
         this.metaClient = metaClient;
         this.ownerStore = new MetaStore(metaClient);
+        this.metaRequests =
+                Executors.newFixedThreadPool(
+                        META_THREADS, daemon("tablestore-cdc-meta-" + tunnel.tunnelName()));
         this.metaStore =
                 new MetaStore(
                         new OwnerCheckedClient(metaClient),
                         java.time.Clock.systemUTC(),
-                        options.settings().metaFullSnapshotEvery());
+                        options.settings().metaFullSnapshotEvery(),
+                        Optional.of(metaRequests));
         this.proxy = proxy;
         this.tunnel = tunnel;
         this.requests =
@@ -116,6 +122,14 @@ final class SourceConnection implements AutoCloseable {
                             t.setDaemon(true);
                             return t;
                         });
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /**
@@ -413,6 +427,7 @@ final class SourceConnection implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         requests.shutdownNow();
+        metaRequests.shutdownNow();
         if (session != null) {
             session.close();
         }

@@ -41,10 +41,10 @@ final class TablestoreMicroBatchStream
     private final TablestoreSourceOptions options;
     private final OutputSchema schema;
     private final String checkpointLocation;
-    private final Map<String, InputPartition[]> plans =
+    private final Map<PlanKey, InputPartition[]> plans =
             new LinkedHashMap<>(8, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<String, InputPartition[]> e) {
+                protected boolean removeEldestEntry(Map.Entry<PlanKey, InputPartition[]> e) {
                     return size() > PLANS_CACHED;
                 }
             };
@@ -185,9 +185,11 @@ final class TablestoreMicroBatchStream
         connection();
         TablestoreOffset start = TablestoreOffset.from(startOffset);
         TablestoreOffset end = TablestoreOffset.from(endOffset);
-        return plans.computeIfAbsent(start.json() + "|" + end.json(), k -> plan(start, end))
-                .clone();
+        return plans.computeIfAbsent(new PlanKey(start, end), k -> plan(start, end)).clone();
     }
+
+    /** The batch a plan is cached for: offsets compare by value, as their JSON would. */
+    private record PlanKey(TablestoreOffset start, TablestoreOffset end) {}
 
     private InputPartition[] plan(TablestoreOffset start, TablestoreOffset end) {
         BatchSnapshot committed = planner.snapshot(start.token());

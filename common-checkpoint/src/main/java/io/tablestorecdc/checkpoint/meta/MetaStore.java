@@ -23,6 +23,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +66,14 @@ public final class MetaStore {
     private final Ownership ownership;
     private final int fullSnapshotEvery;
     private final KnownSnapshots known = new KnownSnapshots();
+    private final Optional<Executor> parallelRequests;
+    private final int rowsPerReadSlice;
+
+    /** Most key slices one snapshot read is split into. */
+    static final int MAX_READ_SLICES = 4;
+
+    /** Fewest rows a read slice covers: smaller snapshots are read in one go. */
+    static final int DEFAULT_ROWS_PER_READ_SLICE = 256;
 
     public MetaStore(MetaTableClient client) {
         this(client, Clock.systemUTC());
@@ -76,6 +88,33 @@ public final class MetaStore {
      *     writes every snapshot in full (format 1's cost, still written as format 2)
      */
     public MetaStore(MetaTableClient client, Clock clock, int fullSnapshotEvery) {
+        this(client, clock, fullSnapshotEvery, Optional.empty());
+    }
+
+    /**
+     * @param parallelRequests runs the requests of one snapshot's write, read or purge at once;
+     *     empty to send them one after another
+     */
+    public MetaStore(
+            MetaTableClient client,
+            Clock clock,
+            int fullSnapshotEvery,
+            Optional<Executor> parallelRequests) {
+        this(client, clock, fullSnapshotEvery, parallelRequests, DEFAULT_ROWS_PER_READ_SLICE);
+    }
+
+    MetaStore(
+            MetaTableClient client,
+            Clock clock,
+            int fullSnapshotEvery,
+            Optional<Executor> parallelRequests,
+            int rowsPerReadSlice) {
+        this.parallelRequests = Objects.requireNonNull(parallelRequests, "parallelRequests");
+        if (rowsPerReadSlice < 1) {
+            throw new IllegalArgumentException(
+                    "rowsPerReadSlice must be >= 1 but was " + rowsPerReadSlice);
+        }
+        this.rowsPerReadSlice = rowsPerReadSlice;
         this.client = Objects.requireNonNull(client, "client");
         this.clock = Objects.requireNonNull(clock, "clock");
         if (fullSnapshotEvery < 1) {
@@ -340,21 +379,79 @@ public final class MetaStore {
             String tunnelId, BatchToken token, Collection<ChannelCheckpoint> entries) {
         List<MetaRow> rows = new ArrayList<>();
         entries.forEach(c -> rows.add(MetaRowFormat.entryRow(tunnelId, token, c)));
+        List<List<MetaRow>> chunks = chunks(rows);
+        List<Supplier<List<PutOutcome>>> writes = new ArrayList<>();
+        chunks.forEach(chunk -> writes.add(() -> client.putAllIfAbsent(chunk)));
+        List<List<PutOutcome>> outcomes = eachAtOnce(writes);
         List<MetaRow> conflicts = new ArrayList<>();
-        for (int from = 0; from < rows.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
-            List<MetaRow> chunk =
-                    rows.subList(
-                            from, Math.min(rows.size(), from + MetaTableClient.MAX_BATCH_ROWS));
-            List<PutOutcome> outcomes = client.putAllIfAbsent(chunk);
-            for (int i = 0; i < chunk.size(); i++) {
-                if (outcomes.get(i) == PutOutcome.ALREADY_EXISTS) {
-                    conflicts.add(chunk.get(i));
+        for (int c = 0; c < chunks.size(); c++) {
+            for (int i = 0; i < chunks.get(c).size(); i++) {
+                if (outcomes.get(c).get(i) == PutOutcome.ALREADY_EXISTS) {
+                    conflicts.add(chunks.get(c).get(i));
                 }
             }
         }
         if (!conflicts.isEmpty()) {
             requireSameEntries(tunnelId, token, conflicts);
         }
+    }
+
+    /** {@code items} in runs of at most {@link MetaTableClient#MAX_BATCH_ROWS}. */
+    private static <T> List<List<T>> chunks(List<T> items) {
+        List<List<T>> chunks = new ArrayList<>();
+        for (int from = 0; from < items.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
+            chunks.add(
+                    items.subList(
+                            from, Math.min(items.size(), from + MetaTableClient.MAX_BATCH_ROWS)));
+        }
+        return chunks;
+    }
+
+    /**
+     * Runs the calls, at once when this store has an executor, and returns their results in order.
+     * Waits for every call to end before it throws the first failure (in list order), so that no
+     * request is still in flight when the caller goes on (a manifest or log row written after, a
+     * retry, a replan).
+     */
+    private <T> List<T> eachAtOnce(List<Supplier<T>> calls) {
+        if (parallelRequests.isEmpty() || calls.size() < 2) {
+            List<T> results = new ArrayList<>();
+            calls.forEach(c -> results.add(c.get()));
+            return results;
+        }
+        List<CompletableFuture<T>> running = new ArrayList<>();
+        RuntimeException failure = null;
+        for (Supplier<T> call : calls) {
+            try {
+                running.add(CompletableFuture.supplyAsync(call, parallelRequests.get()));
+            } catch (RuntimeException rejected) {
+                failure = rejected; // e.g. the executor was shut down: send no more
+                break;
+            }
+        }
+        List<T> results = new ArrayList<>();
+        for (CompletableFuture<T> call : running) {
+            try {
+                results.add(call.join());
+            } catch (CompletionException e) {
+                failure = failure != null ? failure : unwrapped(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return results;
+    }
+
+    private static RuntimeException unwrapped(CompletionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return e;
     }
 
     /** Rows that already existed must be identical; one range read checks them all at once. */
@@ -606,7 +703,7 @@ public final class MetaStore {
             MetaRowFormat.Manifest manifest, Map<String, ChannelCheckpoint> entries) {}
 
     private Stored readStored(String tunnelId, BatchToken token) {
-        List<MetaRow> rows = readAll(tunnelId, token.toString());
+        List<MetaRow> rows = readSnapshotRows(tunnelId, token);
         if (rows.isEmpty()) {
             throw snapshotNotFound(tunnelId, token);
         }
@@ -807,15 +904,36 @@ public final class MetaStore {
                 .toList();
     }
 
-    /** Snapshot rows first, the log row last: an interrupted purge is finished by the next one. */
+    /**
+     * Snapshot rows first, the log row last: an interrupted purge is finished by the next one. The
+     * rows are the ones the manifest lists (one row read, not the whole snapshot); without a
+     * manifest (a purge interrupted after deleting it, or a plan that died before writing it) they
+     * are read.
+     */
     private long deleteSnapshot(String tunnelId, LoggedBatch batch) {
         List<MetaRowKey> keys = new ArrayList<>();
-        readAll(tunnelId, batch.token().toString()).forEach(r -> keys.add(r.key()));
-        for (int from = 0; from < keys.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
-            client.deleteAll(
-                    keys.subList(
-                            from, Math.min(keys.size(), from + MetaTableClient.MAX_BATCH_ROWS)));
+        Optional<MetaRowFormat.Manifest> manifest;
+        try {
+            manifest = manifest(tunnelId, batch.token());
+        } catch (MetaFormatException unreadable) {
+            manifest = Optional.empty(); // deleted all the same, found by a read
         }
+        if (manifest.isPresent()) {
+            storedKeys(manifest.get())
+                    .forEach(
+                            id -> keys.add(new MetaRowKey(tunnelId, batch.token().toString(), id)));
+        } else {
+            readAll(tunnelId, batch.token().toString()).forEach(r -> keys.add(r.key()));
+        }
+        List<Supplier<Void>> deletes = new ArrayList<>();
+        for (List<MetaRowKey> chunk : chunks(keys)) {
+            deletes.add(
+                    () -> {
+                        client.deleteAll(chunk);
+                        return null;
+                    });
+        }
+        eachAtOnce(deletes);
         client.deleteAll(
                 List.of(MetaRowFormat.batchLogKey(tunnelId, batch.sequence(), batch.token())));
         LOG.debug(
@@ -825,6 +943,80 @@ public final class MetaStore {
                 tunnelId,
                 keys.size());
         return keys.size() + 1L;
+    }
+
+    /**
+     * The channel ids of the rows stored under a snapshot's own token, in key order: its manifest
+     * and the entries of every channel (a full snapshot) or of the delta's own channels.
+     */
+    private static TreeSet<String> storedKeys(MetaRowFormat.Manifest manifest) {
+        TreeSet<String> ids =
+                new TreeSet<>(
+                        manifest.delta()
+                                .map(MetaRowFormat.Delta::channels)
+                                .orElse(manifest.channels()));
+        ids.add(MANIFEST);
+        return ids;
+    }
+
+    /**
+     * Every row under the snapshot's token, as {@link #readAll} returns them. When the manifest is
+     * known and the snapshot large, it is read in key slices at once, each a range read from its
+     * first key up to the next slice's first key; the slices cover every key, so rows the manifest
+     * does not list are read as well.
+     */
+    private List<MetaRow> readSnapshotRows(String tunnelId, BatchToken token) {
+        Optional<MetaRowFormat.Manifest> manifest = known.manifest(tunnelId, token);
+        if (parallelRequests.isEmpty() || manifest.isEmpty()) {
+            return readAll(tunnelId, token.toString());
+        }
+        List<String> ids = new ArrayList<>(storedKeys(manifest.get()));
+        int slices = Math.min(MAX_READ_SLICES, ids.size() / rowsPerReadSlice);
+        if (slices < 2) {
+            return readAll(tunnelId, token.toString());
+        }
+        List<Supplier<List<MetaRow>>> reads = new ArrayList<>();
+        for (int i = 0; i < slices; i++) {
+            int first = ids.size() * i / slices;
+            int end = ids.size() * (i + 1) / slices;
+            Optional<String> from = i == 0 ? Optional.empty() : Optional.of(ids.get(first));
+            Optional<String> until = i == slices - 1 ? Optional.empty() : Optional.of(ids.get(end));
+            int limit = Math.min(MetaTableClient.MAX_RANGE_ROWS, end - first);
+            reads.add(() -> readSlice(tunnelId, token.toString(), from, until, limit));
+        }
+        List<MetaRow> rows = new ArrayList<>();
+        eachAtOnce(reads).forEach(rows::addAll);
+        return rows;
+    }
+
+    /** The rows from {@code from} (inclusive) up to {@code until} (exclusive), paging. */
+    private List<MetaRow> readSlice(
+            String tunnelId,
+            String batch,
+            Optional<String> from,
+            Optional<String> until,
+            int limit) {
+        List<MetaRow> rows = new ArrayList<>();
+        Optional<String> next = from;
+        do {
+            RangePage page = client.readRange(tunnelId, batch, next, limit);
+            if (next.isPresent() && page.rows().isEmpty() && page.nextChannelId().equals(next)) {
+                throw new MetaTableException(
+                        "Range read of meta table "
+                                + client.tableName()
+                                + " did not advance past "
+                                + next
+                                + "; retry, and report this as a bug if it persists");
+            }
+            for (MetaRow row : page.rows()) {
+                if (until.isPresent() && row.key().channelId().compareTo(until.get()) >= 0) {
+                    return rows;
+                }
+                rows.add(row);
+            }
+            next = page.nextChannelId();
+        } while (next.isPresent() && (until.isEmpty() || next.get().compareTo(until.get()) < 0));
+        return rows;
     }
 
     /** Every row under {@code (tunnelId, batch)}, paging through range reads. */

@@ -68,7 +68,7 @@ class IncrementalSnapshotPropertiesTest {
             this.fullEvery = 2 + random.nextInt(10);
             this.readShare = random.nextBoolean() ? 0.05 : 0.3 + random.nextDouble() * 0.6;
             this.full = new MetaStore(fullTable, clock, 1);
-            this.delta = new MetaStore(deltaTable, clock, fullEvery);
+            this.delta = parallel(deltaTable, clock, fullEvery);
         }
 
         void run() {
@@ -196,8 +196,14 @@ class IncrementalSnapshotPropertiesTest {
             return table.rowCount() - before;
         }
 
+        /** A store whose reads are sliced even for small snapshots, its requests run inline. */
+        private static MetaStore parallel(
+                InMemoryMetaTableClient table, ManualClock clock, int fullEvery) {
+            return new MetaStore(table, clock, fullEvery, Optional.of(Runnable::run), 2);
+        }
+
         private void restart() {
-            delta = new MetaStore(deltaTable, clock, fullEvery);
+            delta = parallel(deltaTable, clock, fullEvery);
         }
 
         private void commit(BatchToken token) {

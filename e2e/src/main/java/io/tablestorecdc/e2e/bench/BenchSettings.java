@@ -19,6 +19,8 @@ import java.util.Set;
  * @param rawThreads threads of the raw SDK loop
  * @param channels channel counts of the overhead part
  * @param idleTriggers idle triggers (Spark) of the overhead part
+ * @param overheadBatches Spark micro-batches measured per table of the overhead part (at least 2)
+ * @param overheadScope {@code all}, or {@code spark} to measure only the Spark driver per batch
  * @param latencyRate rows per second written in the latency part
  * @param latencySeconds seconds of steady writes per engine in the latency part
  * @param memoryBacklogs backlog sizes (rows) of the memory part
@@ -34,6 +36,8 @@ record BenchSettings(
         int rawThreads,
         List<Integer> channels,
         int idleTriggers,
+        int overheadBatches,
+        String overheadScope,
         int latencyRate,
         int latencySeconds,
         List<Integer> memoryBacklogs,
@@ -44,6 +48,8 @@ record BenchSettings(
 
     static final List<String> ALL_PARTS =
             List.of("throughput", "ceilings", "overhead", "latency", "memory");
+
+    static final List<String> OVERHEAD_SCOPES = List.of("all", "spark");
 
     static final List<String> EMULATOR_MODES = List.of("embedded", "process");
 
@@ -58,6 +64,8 @@ record BenchSettings(
                     Map.entry("rawThreads", "2"),
                     Map.entry("channels", "1,16,256,1024"),
                     Map.entry("idleTriggers", "200"),
+                    Map.entry("overheadBatches", "4"),
+                    Map.entry("overheadScope", "all"),
                     Map.entry("latencyRate", "200"),
                     Map.entry("latencySeconds", "20"),
                     Map.entry("memoryBacklogs", "250,1000"),
@@ -100,6 +108,8 @@ record BenchSettings(
                 Integer.parseInt(v.get("rawThreads")),
                 ints(v.get("channels")),
                 Integer.parseInt(v.get("idleTriggers")),
+                Integer.parseInt(v.get("overheadBatches")),
+                v.get("overheadScope").trim().toLowerCase(Locale.ROOT),
                 Integer.parseInt(v.get("latencyRate")),
                 Integer.parseInt(v.get("latencySeconds")),
                 ints(v.get("memoryBacklogs")),
@@ -110,6 +120,19 @@ record BenchSettings(
     }
 
     BenchSettings {
+        if (overheadBatches < 2) {
+            throw new IllegalArgumentException(
+                    "overheadBatches must be at least 2 (the first batch is reported apart) but was "
+                            + overheadBatches);
+        }
+        if (!OVERHEAD_SCOPES.contains(overheadScope)) {
+            throw new IllegalArgumentException(
+                    "Unknown overheadScope '"
+                            + overheadScope
+                            + "': choose from "
+                            + OVERHEAD_SCOPES
+                            + " (spark measures only the Spark driver per batch)");
+        }
         if (emulator.equals("process")) {
             List<String> embeddedOnly =
                     parts.stream().filter(EMBEDDED_ONLY_PARTS::contains).toList();
@@ -162,6 +185,11 @@ record BenchSettings(
 
     private static List<Integer> ints(String text) {
         return Arrays.stream(text.split(",")).map(String::trim).map(Integer::valueOf).toList();
+    }
+
+    /** Whether the overhead part measures only the Spark driver per batch. */
+    boolean overheadSparkOnly() {
+        return overheadScope.equals("spark");
     }
 
     boolean runs(String part) {

@@ -39,8 +39,9 @@ final class OverheadPart {
         List<FlinkCheckpoints.Figures> flinkFigures = new ArrayList<>();
         say("%nOverhead per Spark micro-batch (medians over batches with data; ms):");
         for (int c : channels) {
-            int rowsPerChannel = c <= SMALL ? 200 : 4;
-            int batches = 4;
+            int batches = bench.settings().overheadBatches();
+            // a batch reads at least one row of each channel
+            int rowsPerChannel = Math.max(c <= SMALL ? 200 : 4, batches);
             BenchTable table = bench.table("scale" + c);
             table.create(c, (long) c * rowsPerChannel);
             table.createStreamTunnel("overhead");
@@ -52,11 +53,23 @@ final class OverheadPart {
             BatchOverhead.Figures s = spark.measure(table, c, rowsPerChannel, batches);
             sparkFigures.add(s);
             print(s, since(start));
+            if (bench.settings().overheadSparkOnly()) {
+                continue;
+            }
             start = System.nanoTime();
             FlinkCheckpoints.Figures f =
                     flink.measure(table.name(), "flink-overhead", c, (long) c * rowsPerChannel);
             flinkFigures.add(f);
             print(f, since(start));
+        }
+        if (bench.settings().overheadSparkOnly()) {
+            bench.report(
+                    "overhead",
+                    Map.of(
+                            "sparkPerBatch",
+                            sparkFigures.stream().map(ThroughputBenchmark::record).toList()));
+            bench.charts().sparkOverhead = sparkFigures;
+            return;
         }
         List<BatchOverhead.Idle> idle = idle(spark, channels);
         say(

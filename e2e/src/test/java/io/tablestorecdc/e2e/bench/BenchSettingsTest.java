@@ -30,6 +30,24 @@ class BenchSettingsTest {
     }
 
     @Test
+    void theOverheadPartCanMeasureMoreBatchesAndOnlyTheSparkDriver() {
+        BenchSettings defaults = BenchSettings.parse();
+        assertThat(defaults.overheadBatches()).isEqualTo(4);
+        assertThat(defaults.overheadSparkOnly()).isFalse();
+
+        BenchSettings s = BenchSettings.parse("overheadBatches=12", "overheadScope=Spark");
+
+        assertThat(s.overheadBatches()).isEqualTo(12);
+        assertThat(s.overheadSparkOnly()).isTrue();
+        assertThatThrownBy(() -> BenchSettings.parse("overheadBatches=1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overheadBatches must be at least 2");
+        assertThatThrownBy(() -> BenchSettings.parse("overheadScope=flink"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("choose from [all, spark]");
+    }
+
+    @Test
     void positionalArgumentsKeepTheirOldMeaning() {
         BenchSettings s = BenchSettings.parse("50000", "1", "4");
 
