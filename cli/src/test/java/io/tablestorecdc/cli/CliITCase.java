@@ -181,17 +181,7 @@ class CliITCase {
     void describeJsonHoldsTheDocumentedFields() {
         String tunnelId = describedTunnel();
 
-        CliRun run =
-                cli(
-                        Clock.fixed(READ_AT, ZoneOffset.UTC),
-                        "describe",
-                        "--table",
-                        table,
-                        "--tunnel",
-                        "cdc",
-                        "--json");
-
-        JsonObject doc = parse(run);
+        JsonObject doc = describeJson();
         assertThat(doc.keySet())
                 .containsExactly(
                         "schema",

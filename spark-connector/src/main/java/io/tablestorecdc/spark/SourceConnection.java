@@ -12,6 +12,7 @@ import io.tablestorecdc.checkpoint.merge.ServerAheadException;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.ServerCheckpoints;
 import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
+import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaRow;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
@@ -19,7 +20,6 @@ import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaValue;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.PutOutcome;
-import io.tablestorecdc.checkpoint.meta.RangePage;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -440,63 +440,37 @@ final class SourceConnection implements AutoCloseable {
 
     /**
      * The meta table as this query writes it: each write first checks that this query still owns
-     * the tunnel (invariant 8). Reads are not checked; they change nothing.
+     * the tunnel (invariant 8). Reads are not checked; they change nothing. The connection closes
+     * the underlying client.
      */
-    private final class OwnerCheckedClient implements MetaTableClient {
-
-        private final MetaTableClient table;
+    private final class OwnerCheckedClient extends ForwardingMetaTableClient {
 
         OwnerCheckedClient(MetaTableClient table) {
-            this.table = table;
-        }
-
-        @Override
-        public String tableName() {
-            return table.tableName();
-        }
-
-        @Override
-        public boolean createTableIfMissing() {
-            return table.createTableIfMissing();
+            super(table);
         }
 
         @Override
         public PutOutcome putIfAbsent(MetaRow row) {
             requireOwnership();
-            return table.putIfAbsent(row);
+            return super.putIfAbsent(row);
         }
 
         @Override
         public List<PutOutcome> putAllIfAbsent(List<MetaRow> rows) {
             requireOwnership();
-            return table.putAllIfAbsent(rows);
+            return super.putAllIfAbsent(rows);
         }
 
         @Override
         public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
             requireOwnership();
-            return table.replaceIf(row, column, expected);
+            return super.replaceIf(row, column, expected);
         }
 
         @Override
         public void deleteAll(List<MetaRowKey> keys) {
             requireOwnership();
-            table.deleteAll(keys);
+            super.deleteAll(keys);
         }
-
-        @Override
-        public Optional<MetaRow> get(MetaRowKey key) {
-            return table.get(key);
-        }
-
-        @Override
-        public RangePage readRange(
-                String tunnelId, String batch, Optional<String> fromChannelId, int limit) {
-            return table.readRange(tunnelId, batch, fromChannelId, limit);
-        }
-
-        /** The connection closes the underlying client. */
-        @Override
-        public void close() {}
     }
 }

@@ -50,7 +50,7 @@ public final class CatchUpReporter {
     private boolean changed;
     private boolean everWritten;
     private long lastWriteNanos;
-    private int writes;
+    private int writeAttempts;
 
     CatchUpReporter(
             MetaStore store,
@@ -103,9 +103,9 @@ public final class CatchUpReporter {
         return new ConsumerProgress(holder, clockMillis.getAsLong(), caughtUp);
     }
 
-    /** Reports written so far (tests, metrics). */
-    public synchronized int writes() {
-        return writes;
+    /** Report writes attempted so far, failed ones included (tests, metrics). */
+    public synchronized int writeAttempts() {
+        return writeAttempts;
     }
 
     /** Writes the report when it changed or is due for a refresh. */
@@ -125,7 +125,7 @@ public final class CatchUpReporter {
             changed = false;
             everWritten = true;
             lastWriteNanos = nanoClock.getAsLong();
-            writes++;
+            writeAttempts++;
         }
         try {
             if (!store.reportProgress(tunnelId, report)) {

@@ -125,7 +125,7 @@ class ParallelMetaRequestsTest {
     }
 
     /** Holds each of the first {@code parties} writes of a kind until all are inside. */
-    private static final class Rendezvous extends Delegating {
+    private static final class Rendezvous extends ForwardingMetaTableClient {
         private final CountDownLatch arrived;
         private final String kind;
         private volatile boolean timedOut;
@@ -172,7 +172,7 @@ class ParallelMetaRequestsTest {
     }
 
     /** Fails the first chunk write at once; the others take a while. */
-    private static final class FailingOnce extends Delegating {
+    private static final class FailingOnce extends ForwardingMetaTableClient {
         private final AtomicInteger inFlight;
         private final AtomicInteger ended;
         private final AtomicInteger calls = new AtomicInteger();
@@ -204,57 +204,5 @@ class ParallelMetaRequestsTest {
                 ended.incrementAndGet();
             }
         }
-    }
-
-    private static class Delegating implements MetaTableClient {
-        private final MetaTableClient table;
-
-        Delegating(MetaTableClient table) {
-            this.table = table;
-        }
-
-        @Override
-        public String tableName() {
-            return table.tableName();
-        }
-
-        @Override
-        public boolean createTableIfMissing() {
-            return table.createTableIfMissing();
-        }
-
-        @Override
-        public PutOutcome putIfAbsent(MetaRow row) {
-            return table.putIfAbsent(row);
-        }
-
-        @Override
-        public List<PutOutcome> putAllIfAbsent(List<MetaRow> rows) {
-            return table.putAllIfAbsent(rows);
-        }
-
-        @Override
-        public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
-            return table.replaceIf(row, column, expected);
-        }
-
-        @Override
-        public void deleteAll(List<MetaRowKey> keys) {
-            table.deleteAll(keys);
-        }
-
-        @Override
-        public Optional<MetaRow> get(MetaRowKey key) {
-            return table.get(key);
-        }
-
-        @Override
-        public RangePage readRange(
-                String tunnelId, String batch, Optional<String> fromChannelId, int limit) {
-            return table.readRange(tunnelId, batch, fromChannelId, limit);
-        }
-
-        @Override
-        public void close() {}
     }
 }
