@@ -2,9 +2,9 @@ package io.tablestorecdc.checkpoint.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestorecdc.checkpoint.meta.InMemoryMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.emulator.testkit.ManualClock;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;

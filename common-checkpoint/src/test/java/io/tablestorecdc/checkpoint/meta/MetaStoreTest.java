@@ -10,6 +10,7 @@ import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.emulator.testkit.ManualClock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -9,11 +9,12 @@ import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
-import io.tablestorecdc.flink.source.testing.InMemoryMetaTable;
+import io.tablestorecdc.flink.source.testing.InMemoryMetaTables;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,8 +32,8 @@ class TablestoreCdcEnumeratorOwnershipTest {
 
     private final FakeTunnelServer server =
             new FakeTunnelServer(TUNNEL_ID, TunnelType.STREAM).channel("a", ChannelType.STREAM);
-    private final InMemoryMetaTable meta = new InMemoryMetaTable();
-    private final MetaStore store = new MetaStore(meta.client());
+    private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
+    private final MetaStore store = new MetaStore(meta);
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
     @AfterEach
@@ -130,7 +131,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
                 .setHeartbeatInterval(Duration.ofSeconds(5))
                 .setDeserializer(new RecordStrings())
                 .setTunnelProxyFactory(FakeTunnelServers.register(getClass().getName(), server))
-                .setMetaTableClientFactory(InMemoryMetaTable.register(getClass().getName(), meta))
+                .setMetaTableClientFactory(InMemoryMetaTables.register(getClass().getName(), meta))
                 .build();
     }
 

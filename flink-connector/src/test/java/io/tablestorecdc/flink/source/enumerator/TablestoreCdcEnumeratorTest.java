@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
@@ -16,7 +17,7 @@ import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
 import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
-import io.tablestorecdc.flink.source.testing.InMemoryMetaTable;
+import io.tablestorecdc.flink.source.testing.InMemoryMetaTables;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +42,7 @@ class TablestoreCdcEnumeratorTest {
     private static final String TUNNEL_ID = "tunnel-1";
 
     private FakeTunnelServer server = new FakeTunnelServer(TUNNEL_ID, TunnelType.STREAM);
-    private final InMemoryMetaTable meta = new InMemoryMetaTable();
+    private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
     private MockSplitEnumeratorContext<ChannelSplit> context;
     private SplitEnumerator<ChannelSplit, EnumeratorState> enumerator;
     private Instant stopAt; // none: continuous
@@ -568,7 +569,7 @@ class TablestoreCdcEnumeratorTest {
                         .setTunnelProxyFactory(
                                 FakeTunnelServers.register(getClass().getName(), server))
                         .setMetaTableClientFactory(
-                                InMemoryMetaTable.register(getClass().getName(), meta))
+                                InMemoryMetaTables.register(getClass().getName(), meta))
                         .build();
         enumerator = source.restoreEnumerator(context, state);
         enumerator.start();

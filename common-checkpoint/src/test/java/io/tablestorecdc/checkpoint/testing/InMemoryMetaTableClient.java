@@ -1,5 +1,12 @@
-package io.tablestorecdc.checkpoint.meta;
+package io.tablestorecdc.checkpoint.testing;
 
+import io.tablestorecdc.checkpoint.meta.MetaRow;
+import io.tablestorecdc.checkpoint.meta.MetaRowKey;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
+import io.tablestorecdc.checkpoint.meta.MetaTableException;
+import io.tablestorecdc.checkpoint.meta.MetaValue;
+import io.tablestorecdc.checkpoint.meta.PutOutcome;
+import io.tablestorecdc.checkpoint.meta.RangePage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,7 +34,7 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
     private boolean echoWrites;
     private int requestsBeforeCrash = -1;
 
-    InMemoryMetaTableClient(boolean tableExists) {
+    public InMemoryMetaTableClient(boolean tableExists) {
         this.tableExists = tableExists;
     }
 
@@ -36,47 +43,47 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
     }
 
     /** The server returns at most this many rows per range read (it may stop early). */
-    synchronized InMemoryMetaTableClient serverPageLimit(int limit) {
+    public synchronized InMemoryMetaTableClient serverPageLimit(int limit) {
         this.serverPageLimit = limit;
         return this;
     }
 
     /** Every write is applied twice and the second outcome returned (a retried lost response). */
-    synchronized InMemoryMetaTableClient echoWrites(boolean echo) {
+    public synchronized InMemoryMetaTableClient echoWrites(boolean echo) {
         this.echoWrites = echo;
         return this;
     }
 
-    int requests(String kind) {
+    public int requests(String kind) {
         return requests.getOrDefault(kind, new AtomicInteger()).get();
     }
 
-    int totalRequests() {
+    public int totalRequests() {
         return requests.values().stream().mapToInt(AtomicInteger::get).sum();
     }
 
-    synchronized void resetCounts() {
+    public synchronized void resetCounts() {
         requests.clear();
         batchSizes.clear();
     }
 
-    synchronized List<Integer> batchSizes() {
+    public synchronized List<Integer> batchSizes() {
         return List.copyOf(batchSizes);
     }
 
-    synchronized void putRaw(MetaRow row) {
+    public synchronized void putRaw(MetaRow row) {
         rows.put(row.key(), row);
     }
 
-    synchronized void removeRaw(MetaRowKey key) {
+    public synchronized void removeRaw(MetaRowKey key) {
         rows.remove(key);
     }
 
-    synchronized int rowCount() {
+    public synchronized int rowCount() {
         return rows.size();
     }
 
-    synchronized List<MetaRow> allRows() {
+    public synchronized List<MetaRow> allRows() {
         return List.copyOf(rows.values());
     }
 
@@ -222,7 +229,7 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
     public void close() {}
 
     /** All rows under {@code (tunnelId, batch)}, for assertions. */
-    synchronized List<MetaRow> rowsUnder(String tunnelId, String batch) {
+    public synchronized List<MetaRow> rowsUnder(String tunnelId, String batch) {
         List<MetaRow> under = new ArrayList<>();
         for (MetaRow row : rows.values()) {
             if (row.key().tunnelId().equals(tunnelId) && row.key().batch().equals(batch)) {
@@ -232,7 +239,7 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
         return under;
     }
 
-    static Map<String, MetaValue> columns(Object... nameValue) {
+    public static Map<String, MetaValue> columns(Object... nameValue) {
         Map<String, MetaValue> map = new TreeMap<>();
         for (int i = 0; i < nameValue.length; i += 2) {
             Object v = nameValue[i + 1];
