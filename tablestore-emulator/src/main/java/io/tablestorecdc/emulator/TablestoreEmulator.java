@@ -4,6 +4,7 @@ import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import io.tablestorecdc.emulator.server.EmulatorServer;
 import io.tablestorecdc.emulator.server.Faults;
+import io.tablestorecdc.emulator.table.RowCounts;
 import io.tablestorecdc.emulator.table.TableAccess;
 import io.tablestorecdc.emulator.table.TableApi;
 import io.tablestorecdc.emulator.table.TableStore;
@@ -38,6 +39,7 @@ public final class TablestoreEmulator implements AutoCloseable {
     private final Faults faults = new Faults();
     private final EmulatorServer server;
     private final TunnelService tunnels;
+    private final RowCounts rowCounts;
 
     private TablestoreEmulator(Builder b) {
         this.requestedPort = b.port;
@@ -49,6 +51,7 @@ public final class TablestoreEmulator implements AutoCloseable {
                 new EmulatorServer(instanceName, Map.of(accessKeyId, accessKeySecret), faults);
         server.idleTimeout(b.idleTimeout);
         new TableApi(tables).registerWith(server);
+        this.rowCounts = RowCounts.install(tables, server);
         this.tunnels = installTunnelService();
     }
 
@@ -160,6 +163,11 @@ public final class TablestoreEmulator implements AutoCloseable {
     /** The table layer, for the tunnel layer and for tests that inspect state directly. */
     public TableAccess tables() {
         return tables;
+    }
+
+    /** Rows written and deleted per table since start (also served as {@code /_emulator/rows}). */
+    public RowCounts rowCounts() {
+        return rowCounts;
     }
 
     /** The HTTP server, to register further action and admin handlers. */

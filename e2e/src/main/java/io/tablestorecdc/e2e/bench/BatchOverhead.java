@@ -1,6 +1,5 @@
 package io.tablestorecdc.e2e.bench;
 
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,15 +37,12 @@ final class BatchOverhead {
 
     private final SparkSession spark;
     private final SparkDrain drain;
-    private final MetaWrites meta;
-    private final TablestoreEmulator emulator;
+    private final ServerCounters counters;
 
-    BatchOverhead(
-            SparkSession spark, SparkDrain drain, MetaWrites meta, TablestoreEmulator emulator) {
+    BatchOverhead(SparkSession spark, SparkDrain drain, ServerCounters counters) {
         this.spark = spark;
         this.drain = drain;
-        this.meta = meta;
-        this.emulator = emulator;
+        this.counters = counters;
     }
 
     /**
@@ -75,7 +71,7 @@ final class BatchOverhead {
     Figures measure(BenchTable table, int channels, int rowsPerChannel, int batches)
             throws Exception {
         int rows = channels * rowsPerChannel;
-        long aliveBefore = meta.liveRows(emulator.tables());
+        long aliveBefore = counters.metaLiveRows();
         List<Mark> marks = new ArrayList<>();
         marks.add(mark(-1, 0));
         StreamingQueryListener listener = marker(marks);
@@ -109,11 +105,11 @@ final class BatchOverhead {
                 median(deltas, m -> m.requests().tunnel()),
                 median(deltas, m -> m.requests().get("tunnel/readrecords")),
                 median(deltas, Mark::metaWritten),
-                meta.liveRows(emulator.tables()) - aliveBefore);
+                counters.metaLiveRows() - aliveBefore);
     }
 
     private Mark mark(long batchId, long rows) {
-        return new Mark(batchId, rows, RequestCounts.of(emulator.server()), meta.written());
+        return new Mark(batchId, rows, counters.requests(), counters.metaWritten());
     }
 
     private StreamingQueryListener marker(List<Mark> marks) {
@@ -202,12 +198,12 @@ final class BatchOverhead {
         try {
             // The first triggers drain what the last batch left uncommitted; idleness counts after.
             List<StreamingQueryProgress> idle = awaitIdle(query, 3);
-            long metaBefore = meta.written();
-            RequestCounts before = RequestCounts.of(emulator.server());
+            long metaBefore = counters.metaWritten();
+            RequestCounts before = counters.requests();
             int seen = idle.size();
             List<StreamingQueryProgress> after = awaitIdle(query, seen + triggers);
-            RequestCounts asked = RequestCounts.of(emulator.server()).minus(before);
-            long added = meta.written() - metaBefore;
+            RequestCounts asked = counters.requests().minus(before);
+            long added = counters.metaWritten() - metaBefore;
             List<StreamingQueryProgress> measured = after.subList(seen, after.size());
             int n = measured.size();
             return new Idle(

@@ -35,6 +35,16 @@ interface BenchEmulator extends AutoCloseable {
     /** The emulator object, when it runs in this JVM; empty for a child process. */
     Optional<TablestoreEmulator> inProcess();
 
+    /**
+     * The emulator's request and row counters, with {@code metaTable}'s rows: read in this JVM, or
+     * over the admin routes of an emulator in its own process.
+     */
+    default ServerCounters counters(String metaTable) {
+        return inProcess()
+                .map(e -> ServerCounters.embedded(e, metaTable))
+                .orElseGet(() -> ServerCounters.overHttp(endpoint(), metaTable));
+    }
+
     /** Where the connectors and SDK clients connect, and with which credentials. */
     default InstanceConnection connection() {
         return InstanceConnection.withKey(

@@ -53,8 +53,8 @@ record BenchSettings(
 
     static final List<String> EMULATOR_MODES = List.of("embedded", "process");
 
-    /** The parts that read the emulator's internals (request counters, listeners, batch size). */
-    static final List<String> EMBEDDED_ONLY_PARTS = List.of("overhead", "memory");
+    /** The parts that read the emulator's internals (the read batch size) in this JVM. */
+    static final List<String> EMBEDDED_ONLY_PARTS = List.of("memory");
 
     private static final Map<String, String> DEFAULTS =
             Map.ofEntries(
@@ -140,10 +140,9 @@ record BenchSettings(
                 throw new IllegalArgumentException(
                         "Parts "
                                 + embeddedOnly
-                                + " read the emulator's internals (request counts, the meta"
-                                + " listener, the read batch size) and need emulator=embedded;"
-                                + " with emulator=process choose from parts=throughput,ceilings,"
-                                + "latency");
+                                + " read the emulator's internals (the read batch size) and need"
+                                + " emulator=embedded; with emulator=process choose from"
+                                + " parts=throughput,ceilings,overhead,latency");
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
 import io.tablestorecdc.checkpoint.meta.MetaStore;
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,13 +43,11 @@ final class FlinkCheckpoints {
     private static volatile FlinkCheckpoints current;
 
     private final BenchEmulator emulator;
-    private final TablestoreEmulator inProcess;
-    private final MetaWrites meta;
+    private final ServerCounters counters;
 
-    FlinkCheckpoints(BenchEmulator emulator, TablestoreEmulator inProcess, MetaWrites meta) {
+    FlinkCheckpoints(BenchEmulator emulator, ServerCounters counters) {
         this.emulator = emulator;
-        this.inProcess = inProcess;
-        this.meta = meta;
+        this.counters = counters;
     }
 
     /** Counters when a checkpoint completed (first subtask to hear of it). */
@@ -153,7 +150,7 @@ final class FlinkCheckpoints {
 
     private Mark mark() {
         return new Mark(
-                RequestCounts.of(inProcess.server()), meta.written(), meta.deleted(), SEEN.get());
+                counters.requests(), counters.metaWritten(), counters.metaDeleted(), SEEN.get());
     }
 
     /** The id of the first checkpoint completed after every expected record reached the sink. */

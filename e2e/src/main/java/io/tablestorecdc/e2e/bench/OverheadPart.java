@@ -21,20 +21,18 @@ final class OverheadPart {
     private static final String META_TABLE = "tablestore_cdc_meta";
 
     private final ThroughputBenchmark bench;
-    private final MetaWrites meta = new MetaWrites(META_TABLE);
+    private final ServerCounters counters;
 
     OverheadPart(ThroughputBenchmark bench) {
         this.bench = bench;
-        bench.inProcess("overhead").tables().addListener(meta);
+        this.counters = bench.emulator().counters(META_TABLE);
     }
 
     void run() throws Exception {
         List<Integer> channels = bench.settings().channels();
         SparkDrain drain = new SparkDrain(bench.spark(), bench.emulator());
-        BatchOverhead spark =
-                new BatchOverhead(bench.spark(), drain, meta, bench.inProcess("overhead"));
-        FlinkCheckpoints flink =
-                new FlinkCheckpoints(bench.emulator(), bench.inProcess("overhead"), meta);
+        BatchOverhead spark = new BatchOverhead(bench.spark(), drain, counters);
+        FlinkCheckpoints flink = new FlinkCheckpoints(bench.emulator(), counters);
         List<BatchOverhead.Figures> sparkFigures = new ArrayList<>();
         List<FlinkCheckpoints.Figures> flinkFigures = new ArrayList<>();
         say("%nOverhead per Spark micro-batch (medians over batches with data; ms):");
@@ -82,8 +80,7 @@ final class OverheadPart {
                                 bench.spark(),
                                 drain,
                                 flink,
-                                meta,
-                                bench.inProcess("overhead"),
+                                counters,
                                 bench.table("sparse" + SparseOverhead.CHANNELS))
                         .run();
         Map<String, Object> json = new LinkedHashMap<>();

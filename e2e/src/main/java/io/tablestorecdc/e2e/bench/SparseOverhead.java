@@ -7,7 +7,6 @@ import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
-import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,8 +42,7 @@ final class SparseOverhead {
     private final SparkSession spark;
     private final SparkDrain drain;
     private final FlinkCheckpoints flink;
-    private final MetaWrites meta;
-    private final TablestoreEmulator emulator;
+    private final ServerCounters counters;
     private final BenchTable table;
     private final List<Integer> active;
     private final AtomicLong serial = new AtomicLong();
@@ -54,15 +52,13 @@ final class SparseOverhead {
             SparkSession spark,
             SparkDrain drain,
             FlinkCheckpoints flink,
-            MetaWrites meta,
-            TablestoreEmulator emulator,
+            ServerCounters counters,
             BenchTable table) {
         this.endpoint = endpoint;
         this.spark = spark;
         this.drain = drain;
         this.flink = flink;
-        this.meta = meta;
-        this.emulator = emulator;
+        this.counters = counters;
         this.table = table;
         this.active =
                 IntStream.range(0, ACTIVE).map(i -> i * (CHANNELS / ACTIVE) + 3).boxed().toList();
@@ -98,7 +94,7 @@ final class SparseOverhead {
     private record Mark(long rows, RequestCounts requests, long written, long deleted) {}
 
     private Mark mark(long rows) {
-        return new Mark(rows, RequestCounts.of(emulator.server()), meta.written(), meta.deleted());
+        return new Mark(rows, counters.requests(), counters.metaWritten(), counters.metaDeleted());
     }
 
     private Figures spark(int every) throws Exception {
@@ -199,11 +195,11 @@ final class SparseOverhead {
             long[] nanos = new long[5];
             long ranges = 0;
             for (int i = 0; i < nanos.length; i++) {
-                long before = emulator.server().requestCount("GetRange");
+                long before = counters.requests().get("GetRange");
                 long start = System.nanoTime();
                 new MetaStore(client).read(tunnelId, newest.token());
                 nanos[i] = System.nanoTime() - start;
-                ranges = emulator.server().requestCount("GetRange") - before;
+                ranges = counters.requests().get("GetRange") - before;
             }
             Arrays.sort(nanos);
             return new Restore(nanos[nanos.length / 2] / 1e6, ranges);

@@ -94,10 +94,12 @@ class BenchSettingsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("[memory]")
                 .hasMessageContaining("emulator=embedded")
-                .hasMessageContaining("parts=throughput,ceilings,latency");
-        // The default parts include overhead and memory.
+                .hasMessageContaining("parts=throughput,ceilings,overhead,latency");
+        // The default parts include memory; overhead reads a child's counters over HTTP.
         assertThatThrownBy(() -> BenchSettings.parse("emulator=process"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("[overhead, memory]");
+                .hasMessageContaining("[memory]");
+        assertThat(BenchSettings.parse("parts=overhead", "emulator=process").inChildProcess())
+                .isTrue();
     }
 }

@@ -60,6 +60,7 @@ public final class EmulatorServer implements AutoCloseable {
         this.faults = faults;
         registerAdmin("faults", this::handleFaults);
         registerAdmin("credentials", this::handleCredentials);
+        registerAdmin("requests", this::handleRequests);
     }
 
     /**
@@ -445,6 +446,16 @@ public final class EmulatorServer implements AutoCloseable {
                         "/_emulator/credentials takes POST (accept a key), DELETE (revoke) or GET"
                                 + " (list the accepted ids)");
         }
+    }
+
+    /** {@code GET requests}: every action's {@link #requestCount} since start, by action. */
+    private String handleRequests(String method, String body, Map<String, String> query) {
+        if (!method.equals("GET")) {
+            throw new IllegalArgumentException("/_emulator/requests takes GET, not " + method);
+        }
+        Map<String, Object> counts = new java.util.TreeMap<>();
+        requests.forEach((action, count) -> counts.put(action, count.sum()));
+        return Json.write(Map.of("requests", counts));
     }
 
     private String handleFaults(String method, String body, Map<String, String> query)
