@@ -4,18 +4,10 @@ import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
-import com.alicloud.openservices.tablestore.model.TableMeta;
-import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
-import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
@@ -25,6 +17,8 @@ import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
 import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.emulator.testkit.Await;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +32,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -55,8 +48,8 @@ import org.apache.spark.sql.streaming.Trigger;
 final class CdcTestBed implements AutoCloseable {
 
     static final String SECRET = "s3cr3t-Emulator-Key-9Qx7";
-    private static final AtomicInteger COUNTER = new AtomicInteger();
-
+    private final EmulatorBed bed =
+            EmulatorBed.start(TablestoreEmulator.builder().accessKeySecret(SECRET));
     final TablestoreEmulator emulator;
     final SyncClient sync;
     private final TunnelClient tunnels;
@@ -64,11 +57,11 @@ final class CdcTestBed implements AutoCloseable {
     private final TriggerCounter triggers = new TriggerCounter();
 
     CdcTestBed() {
-        emulator = TablestoreEmulator.builder().accessKeySecret(SECRET).build().start();
+        emulator = bed.emulator();
         // No write retry: a retried put the server had applied would reach the stream twice, and
-        // these tests count duplicates.
-        sync = emulator.newSyncClient();
-        tunnels = emulator.newTunnelClient();
+        // these tests count duplicates (the bed's writes are applied once).
+        sync = bed.sync();
+        tunnels = bed.tunnels();
         spark =
                 SparkSession.builder()
                         .master("local[2]")
@@ -84,17 +77,11 @@ final class CdcTestBed implements AutoCloseable {
 
     /** A new table with primary key (id STRING). */
     String newTable() {
-        String name = "cdc_t" + COUNTER.incrementAndGet();
-        TableMeta meta = new TableMeta(name);
-        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
-        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
-        return name;
+        return bed.newTable("cdc_t");
     }
 
     static PrimaryKey key(String id) {
-        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
-                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
-                .build();
+        return EmulatorBed.key(id);
     }
 
     /**
@@ -123,7 +110,7 @@ final class CdcTestBed implements AutoCloseable {
      * Creates a tunnel of {@code type} on {@code table} (the source can also create stream ones).
      */
     void createTunnel(String table, String tunnel, TunnelType type) {
-        tunnels.createTunnel(new CreateTunnelRequest(table, tunnel, type));
+        bed.createTunnel(table, tunnel, type);
     }
 
     void put(String table, String id, long qty, String name) {
@@ -141,7 +128,7 @@ final class CdcTestBed implements AutoCloseable {
     }
 
     void delete(String table, String id) {
-        AppliedOnceWrites.delete(sync, new RowDeleteChange(table, key(id)));
+        bed.delete(table, id);
     }
 
     /** A reader that creates a stream tunnel from the table's first change. */
@@ -217,44 +204,26 @@ final class CdcTestBed implements AutoCloseable {
     }
 
     static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
-            }
-            sleep();
-        }
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(50);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
+        Await.until(what, timeout, condition);
     }
 
     /** Waits for {@code condition}; fails at once if the query stops with an error. */
     static void await(
             StreamingQuery query, String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (!query.isActive()) {
-                throw new AssertionError(
-                        "Query stopped while waiting for " + what,
-                        query.exception().getOrElse(() -> null));
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+        Await.until(
+                what,
+                timeout,
+                () -> {
+                    if (condition.getAsBoolean()) {
+                        return true;
+                    }
+                    if (!query.isActive()) {
+                        throw new AssertionError(
+                                "Query stopped while waiting for " + what,
+                                query.exception().getOrElse(() -> null));
+                    }
+                    return false;
+                });
     }
 
     /**
@@ -280,9 +249,7 @@ final class CdcTestBed implements AutoCloseable {
     @Override
     public void close() {
         spark.streams().removeListener(triggers);
-        tunnels.shutdown();
-        sync.shutdown();
-        emulator.close();
+        bed.close();
     }
 
     /**

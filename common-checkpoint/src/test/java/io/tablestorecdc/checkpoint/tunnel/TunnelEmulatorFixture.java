@@ -1,24 +1,14 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
 import com.alicloud.openservices.tablestore.SyncClient;
-import com.alicloud.openservices.tablestore.model.Column;
-import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
-import com.alicloud.openservices.tablestore.model.RowPutChange;
-import com.alicloud.openservices.tablestore.model.TableMeta;
-import com.alicloud.openservices.tablestore.model.TableOptions;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
-import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An embedded emulator with a raw SDK {@code SyncClient} for writes, and {@link SdkTunnelProxy}s
@@ -31,15 +21,9 @@ final class TunnelEmulatorFixture implements AutoCloseable {
             new TunnelRetryPolicy(
                     4, java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(5));
 
-    private static final AtomicInteger TABLES = new AtomicInteger();
-
-    final TablestoreEmulator emulator;
-    final SyncClient sync;
-
-    TunnelEmulatorFixture() {
-        emulator = TablestoreEmulator.builder().build().start();
-        sync = emulator.newSyncClient();
-    }
+    private final EmulatorBed bed = EmulatorBed.start();
+    final TablestoreEmulator emulator = bed.emulator();
+    final SyncClient sync = bed.sync();
 
     TablestoreEndpoint endpoint(String accessKeySecret) {
         return new TablestoreEndpoint(
@@ -54,23 +38,15 @@ final class TunnelEmulatorFixture implements AutoCloseable {
 
     /** A new table with primary key (id STRING). */
     String newTable() {
-        String name = "tunnel_it_" + TABLES.incrementAndGet();
-        TableMeta meta = new TableMeta(name);
-        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
-        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
-        return name;
+        return bed.newTable("tunnel_it_");
     }
 
     static PrimaryKey key(String id) {
-        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
-                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
-                .build();
+        return EmulatorBed.key(id);
     }
 
     void put(String table, String id, long value) {
-        RowPutChange change = new RowPutChange(table, key(id));
-        change.addColumn(new Column("v", ColumnValue.fromLong(value)));
-        AppliedOnceWrites.put(sync, change);
+        bed.put(table, id, value);
     }
 
     /** Reads a channel from {@code token} until it is finished or has nothing more for now. */
@@ -95,7 +71,6 @@ final class TunnelEmulatorFixture implements AutoCloseable {
 
     @Override
     public void close() {
-        sync.shutdown();
-        emulator.close();
+        bed.close();
     }
 }

@@ -8,7 +8,8 @@ import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +27,6 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -49,17 +48,7 @@ class SqlQuickStartDocITCase {
     private static final Path PAGE = Path.of("..", "docs", "flink.md");
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
-    private static EmulatorBed bed;
-
-    @BeforeAll
-    static void startEmulator() {
-        bed = EmulatorBed.start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        bed.close();
-    }
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     @Test
     void theSqlQuickStartReadsTheTableThenItsChanges() throws Exception {
@@ -103,7 +92,7 @@ class SqlQuickStartDocITCase {
             reading.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } finally {
             reader.shutdownNow();
-            result.getJobClient().ifPresent(EmulatorBed::cancelAndAwaitEnd);
+            result.getJobClient().ifPresent(FlinkJobs::cancelAndAwaitEnd);
         }
         assertThat(seen).containsExactly("o1,10,NEW", "o2,20,PAID", "o3,30,NEW");
     }

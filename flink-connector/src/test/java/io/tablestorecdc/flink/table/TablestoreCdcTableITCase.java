@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import io.tablestorecdc.emulator.InstanceMetadataStub;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,9 +24,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.CloseableIterator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,22 +42,12 @@ class TablestoreCdcTableITCase {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    private static EmulatorBed bed;
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     private final List<TableResult> queries = new ArrayList<>();
     private StreamTableEnvironment tEnv;
     private String table;
     private String tunnel;
-
-    @BeforeAll
-    static void startEmulator() {
-        bed = EmulatorBed.start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        bed.close();
-    }
 
     @BeforeEach
     void setUp() {
@@ -73,7 +62,7 @@ class TablestoreCdcTableITCase {
 
     @AfterEach
     void cancelQueries() {
-        queries.forEach(query -> query.getJobClient().ifPresent(EmulatorBed::cancelAndAwaitEnd));
+        queries.forEach(query -> query.getJobClient().ifPresent(FlinkJobs::cancelAndAwaitEnd));
     }
 
     private TableResult query(String sql) {

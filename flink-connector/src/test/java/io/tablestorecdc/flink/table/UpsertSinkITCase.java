@@ -1,6 +1,6 @@
 package io.tablestorecdc.flink.table;
 
-import static io.tablestorecdc.flink.testing.EmulatorBed.key;
+import static io.tablestorecdc.emulator.testkit.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.model.Column;
@@ -12,7 +12,8 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.Row;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,9 +29,7 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,23 +52,13 @@ class UpsertSinkITCase {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final String UPSERT_INSERT = "INSERT INTO replica SELECT id, v, name FROM src";
 
-    private static EmulatorBed bed;
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     private final List<TableResult> jobs = new ArrayList<>();
     private StreamTableEnvironment tEnv;
     private String table;
     private String tunnel;
     private String replica;
-
-    @BeforeAll
-    static void startEmulator() {
-        bed = EmulatorBed.start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        bed.close();
-    }
 
     @BeforeEach
     void setUp() {
@@ -85,7 +74,7 @@ class UpsertSinkITCase {
 
     @AfterEach
     void cancelJobs() {
-        jobs.forEach(job -> job.getJobClient().ifPresent(EmulatorBed::cancelAndAwaitEnd));
+        jobs.forEach(job -> job.getJobClient().ifPresent(FlinkJobs::cancelAndAwaitEnd));
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.ConnectTunnelR
 import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatRequest;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
 import io.tablestorecdc.emulator.server.Json;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,30 +16,19 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The tunnel admin routes over HTTP with JSON bodies. */
 class TunnelAdminITCase {
 
-    static TunnelTestBed bed;
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
     static final HttpClient HTTP = HttpClient.newHttpClient();
-
-    @BeforeAll
-    static void start() {
-        bed = new TunnelTestBed();
-    }
-
-    @AfterAll
-    static void stop() {
-        bed.close();
-    }
 
     private static HttpResponse<String> call(String method, String path, String body)
             throws IOException, InterruptedException {
         HttpRequest request =
-                HttpRequest.newBuilder(URI.create(bed.emulator.endpoint() + "/_emulator/" + path))
+                HttpRequest.newBuilder(URI.create(bed.emulator().endpoint() + "/_emulator/" + path))
                         .method(method, HttpRequest.BodyPublishers.ofString(body))
                         .build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
@@ -46,7 +36,7 @@ class TunnelAdminITCase {
 
     @Test
     void partitionsSplitAndMergeOverHttp() throws Exception {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
 
         HttpResponse<String> split =
                 call("POST", "split", "{\"table\":\"" + table + "\",\"at\":{\"id\":\"m\"}}");
@@ -68,7 +58,7 @@ class TunnelAdminITCase {
 
     @Test
     void badAdminInputIsAParameterError() throws Exception {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
 
         HttpResponse<String> noSuchStart =
                 call("POST", "merge", "{\"table\":\"" + table + "\",\"at\":{\"id\":\"q\"}}");
@@ -84,10 +74,10 @@ class TunnelAdminITCase {
 
     @Test
     void expiringClientsOverHttpDropsThem() throws Exception {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "admin", TunnelType.Stream);
         String clientId =
-                bed.tunnelClient
+                bed.tunnels()
                         .connectTunnel(
                                 new ConnectTunnelRequest(
                                         tunnelId, new TunnelClientConfig(300, "t")))
@@ -97,7 +87,7 @@ class TunnelAdminITCase {
 
         assertThat(Json.parse(expired.body())).isEqualTo(Map.of("expired", 1L));
         try {
-            bed.tunnelClient.heartbeat(new HeartbeatRequest(tunnelId, clientId, new ArrayList<>()));
+            bed.tunnels().heartbeat(new HeartbeatRequest(tunnelId, clientId, new ArrayList<>()));
             throw new AssertionError("the expired client's heartbeat must fail");
         } catch (com.alicloud.openservices.tablestore.TableStoreException e) {
             assertThat(e.getErrorCode()).isEqualTo("OTSResourceGone");

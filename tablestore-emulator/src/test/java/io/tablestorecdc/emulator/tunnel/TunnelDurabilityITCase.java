@@ -1,6 +1,6 @@
 package io.tablestorecdc.emulator.tunnel;
 
-import static io.tablestorecdc.emulator.tunnel.TunnelTestBed.key;
+import static io.tablestorecdc.emulator.testkit.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.SyncClient;

@@ -1,6 +1,6 @@
 package io.tablestorecdc.emulator.tunnel;
 
-import static io.tablestorecdc.emulator.tunnel.TunnelTestBed.key;
+import static io.tablestorecdc.emulator.testkit.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,6 +26,8 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsRes
 import com.alicloud.openservices.tablestore.tunnel.pipeline.Utils;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
 import io.tablestorecdc.emulator.AppliedOnceWrites;
+import io.tablestorecdc.emulator.testkit.Await;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,24 +35,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The tunnel API call by call through the SDK's TunnelClient, as a low-level consumer uses it. */
 class TunnelProtocolITCase {
 
-    static TunnelTestBed bed;
-
-    @BeforeAll
-    static void start() {
-        bed = new TunnelTestBed();
-    }
-
-    @AfterAll
-    static void stop() {
-        bed.close();
-    }
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     /** One connected client of one tunnel, driving the low-level calls. */
     private static final class Client {
@@ -61,7 +52,7 @@ class TunnelProtocolITCase {
         Client(String tunnelId, long timeoutSeconds) {
             this.tunnelId = tunnelId;
             this.clientId =
-                    bed.tunnelClient
+                    bed.tunnels()
                             .connectTunnel(
                                     new ConnectTunnelRequest(
                                             tunnelId,
@@ -75,7 +66,7 @@ class TunnelProtocolITCase {
 
         Map<String, Channel> heartbeat(Channel... report) {
             List<Channel> channels =
-                    bed.tunnelClient
+                    bed.tunnels()
                             .heartbeat(
                                     new HeartbeatRequest(
                                             tunnelId,
@@ -88,21 +79,21 @@ class TunnelProtocolITCase {
 
         String checkpointOf(String channelId) {
             GetCheckpointResponse r =
-                    bed.tunnelClient.getCheckpoint(
-                            new GetCheckpointRequest(tunnelId, clientId, channelId));
+                    bed.tunnels()
+                            .getCheckpoint(new GetCheckpointRequest(tunnelId, clientId, channelId));
             seq.put(channelId, r.getSequenceNumber());
             return r.getCheckpoint();
         }
 
         ReadRecordsResponse read(String channelId, String token) {
-            return bed.tunnelClient.readRecords(
-                    new ReadRecordsRequest(tunnelId, clientId, channelId, token));
+            return bed.tunnels()
+                    .readRecords(new ReadRecordsRequest(tunnelId, clientId, channelId, token));
         }
 
         void checkpoint(String channelId, String token) {
             long next = seq.getOrDefault(channelId, 0L) + 1;
-            bed.tunnelClient.checkpoint(
-                    new CheckpointRequest(tunnelId, clientId, channelId, token, next));
+            bed.tunnels()
+                    .checkpoint(new CheckpointRequest(tunnelId, clientId, channelId, token, next));
             seq.put(channelId, next);
         }
 
@@ -146,15 +137,15 @@ class TunnelProtocolITCase {
 
     @Test
     void describeReportsTheTunnelAndItsUnassignedChannelAsWait() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "d", TunnelType.Stream);
 
-        DescribeTunnelResponse d = bed.describe(table, "d");
+        DescribeTunnelResponse d = bed.describeTunnel(table, "d");
 
         assertThat(d.getTunnelInfo().getTunnelId()).isEqualTo(tunnelId);
         assertThat(d.getTunnelInfo().getTunnelType()).isEqualTo(TunnelType.Stream);
         assertThat(d.getTunnelInfo().getTableName()).isEqualTo(table);
-        assertThat(d.getTunnelInfo().getInstanceName()).isEqualTo(bed.emulator.instanceName());
+        assertThat(d.getTunnelInfo().getInstanceName()).isEqualTo(bed.emulator().instanceName());
         assertThat(d.getTunnelInfo().getStage()).isEqualTo(TunnelStage.ProcessStream);
         assertThat(d.getChannelInfos()).hasSize(1);
         ChannelInfo channel = d.getChannelInfos().get(0);
@@ -164,7 +155,7 @@ class TunnelProtocolITCase {
 
     @Test
     void aStreamChannelReadsChangesAfterTheTunnelStartWithSequenceInfo() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         bed.put(table, "before", 0);
         String tunnelId = bed.createTunnel(table, "s", TunnelType.Stream);
         bed.put(table, "a", 1);
@@ -191,7 +182,7 @@ class TunnelProtocolITCase {
 
     @Test
     void checkpointsNeedTheNextSequenceNumber() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "c", TunnelType.Stream);
         bed.put(table, "a", 1);
         Client client = new Client(tunnelId);
@@ -202,33 +193,35 @@ class TunnelProtocolITCase {
         String code =
                 errorCode(
                         () ->
-                                bed.tunnelClient.checkpoint(
-                                        new CheckpointRequest(
-                                                tunnelId,
-                                                client.clientId,
-                                                "p-0",
-                                                r.getNextToken(),
-                                                1)));
+                                bed.tunnels()
+                                        .checkpoint(
+                                                new CheckpointRequest(
+                                                        tunnelId,
+                                                        client.clientId,
+                                                        "p-0",
+                                                        r.getNextToken(),
+                                                        1)));
 
         assertThat(code).isEqualTo("OTSSequenceNumberNotMatch");
         assertThat(client.checkpointOf("p-0")).isEqualTo(r.getNextToken());
         assertThat(client.seq.get("p-0")).isEqualTo(1);
-        assertThat(channels(bed.describe(table, "c")).get("p-0").getChannelCount()).isEqualTo(1);
+        assertThat(channels(bed.describeTunnel(table, "c")).get("p-0").getChannelCount())
+                .isEqualTo(1);
     }
 
     @Test
     void aSplitFinishesTheParentAndHoldsTheChildrenUntilItIsFinished() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "split", TunnelType.Stream);
         bed.put(table, "a", 1);
         Client client = new Client(tunnelId);
         Map<String, Channel> held = client.heartbeat();
 
-        assertThat(bed.tunnels().split(table, key("m"))).containsExactly("p-1", "p-2");
+        assertThat(bed.emulator().tunnels().split(table, key("m"))).containsExactly("p-1", "p-2");
         bed.put(table, "b", 2);
         bed.put(table, "z", 3);
 
-        Map<String, ChannelInfo> described = channels(bed.describe(table, "split"));
+        Map<String, ChannelInfo> described = channels(bed.describeTunnel(table, "split"));
         assertThat(described.get("p-1").getChannelStatus()).isEqualTo(ChannelStatus.WAIT);
         assertThat(described.get("p-2").getChannelStatus()).isEqualTo(ChannelStatus.WAIT);
         assertThat(client.heartbeat(held.get("p-0"))).containsOnlyKeys("p-0");
@@ -245,27 +238,27 @@ class TunnelProtocolITCase {
         assertThat(client.heartbeat(terminated)).containsOnlyKeys("p-1", "p-2");
         assertThat(ids(client.drain("p-1"))).containsExactly("b");
         assertThat(ids(client.drain("p-2"))).containsExactly("z");
-        assertThat(channels(bed.describe(table, "split")).get("p-0").getChannelStatus())
+        assertThat(channels(bed.describeTunnel(table, "split")).get("p-0").getChannelStatus())
                 .isEqualTo(ChannelStatus.TERMINATED);
     }
 
     @Test
     void aMergedChildWaitsForBothParentsEvenWhenOneReportsTerminated() {
-        String table = bed.newTable();
-        bed.tunnels().split(table, key("m"));
+        String table = bed.newTable("tunnel_t");
+        bed.emulator().tunnels().split(table, key("m"));
         String tunnelId = bed.createTunnel(table, "merge", TunnelType.Stream);
         bed.put(table, "a", 1);
         bed.put(table, "x", 2);
         Client client = new Client(tunnelId);
         assertThat(client.heartbeat()).containsOnlyKeys("p-1", "p-2");
 
-        assertThat(bed.tunnels().merge(table, key("m"))).isEqualTo("p-3");
+        assertThat(bed.emulator().tunnels().merge(table, key("m"))).isEqualTo("p-3");
         bed.put(table, "c", 3);
         assertThat(ids(client.drain("p-1"))).containsExactly("a");
         Map<String, Channel> afterOne =
                 client.heartbeat(new Channel("p-1", 2, ChannelStatus.TERMINATED));
         assertThat(afterOne).containsOnlyKeys("p-2");
-        assertThat(channels(bed.describe(table, "merge")).get("p-3").getChannelStatus())
+        assertThat(channels(bed.describeTunnel(table, "merge")).get("p-3").getChannelStatus())
                 .isEqualTo(ChannelStatus.WAIT);
 
         assertThat(ids(client.drain("p-2"))).containsExactly("x");
@@ -276,7 +269,7 @@ class TunnelProtocolITCase {
 
     @Test
     void aClosedChannelIsOfferedAgainLaterWithAHigherVersion() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "close", TunnelType.Stream);
         Client client = new Client(tunnelId);
         long v = client.heartbeat().get("p-0").getVersion();
@@ -284,7 +277,7 @@ class TunnelProtocolITCase {
         Map<String, Channel> afterClose =
                 client.heartbeat(new Channel("p-0", v + 1, ChannelStatus.CLOSE));
         assertThat(afterClose).isEmpty();
-        assertThat(channels(bed.describe(table, "close")).get("p-0").getChannelStatus())
+        assertThat(channels(bed.describeTunnel(table, "close")).get("p-0").getChannelStatus())
                 .isEqualTo(ChannelStatus.CLOSE);
 
         Channel again = client.heartbeat().get("p-0");
@@ -294,12 +287,12 @@ class TunnelProtocolITCase {
 
     @Test
     void anExpiredClientIsGoneAndItsChannelGoesToAnother() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "expire", TunnelType.Stream);
         Client first = new Client(tunnelId);
         long v = first.heartbeat().get("p-0").getVersion();
 
-        assertThat(bed.tunnels().expireClients(tunnelId)).isEqualTo(1);
+        assertThat(bed.emulator().tunnels().expireClients(tunnelId)).isEqualTo(1);
 
         assertThat(errorCode(first::heartbeat)).isEqualTo("OTSResourceGone");
         Channel taken = new Client(tunnelId).heartbeat().get("p-0");
@@ -308,24 +301,25 @@ class TunnelProtocolITCase {
 
     @Test
     void aClientThatMissesHeartbeatsForItsTimeoutExpires() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "timeout", TunnelType.Stream);
         new Client(tunnelId, 1).heartbeat();
-        assertThat(channels(bed.describe(table, "timeout")).get("p-0").getClientId()).isNotNull();
+        assertThat(channels(bed.describeTunnel(table, "timeout")).get("p-0").getClientId())
+                .isNotNull();
 
-        TunnelTestBed.await(
+        Await.until(
                 "the client to expire",
                 Duration.ofSeconds(5),
                 () ->
-                        channels(bed.describe(table, "timeout")).get("p-0").getChannelStatus()
+                        channels(bed.describeTunnel(table, "timeout")).get("p-0").getChannelStatus()
                                 == ChannelStatus.CLOSE);
     }
 
     @Test
     void aNewClientGetsAFairShareThroughClosing() {
-        String table = bed.newTable();
-        bed.tunnels().split(table, key("h"));
-        bed.tunnels().split(table, key("p"));
+        String table = bed.newTable("tunnel_t");
+        bed.emulator().tunnels().split(table, key("h"));
+        bed.emulator().tunnels().split(table, key("p"));
         String tunnelId = bed.createTunnel(table, "balance", TunnelType.BaseData);
         Client first = new Client(tunnelId);
         Map<String, Channel> held = first.heartbeat();
@@ -349,7 +343,7 @@ class TunnelProtocolITCase {
 
     @Test
     void aBaseDataChannelReadsTheSnapshotThenFinishes() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         bed.put(table, "a", 1);
         bed.put(table, "b", 2);
         bed.put(table, "c", 3);
@@ -357,10 +351,10 @@ class TunnelProtocolITCase {
         bed.put(table, "d", 4);
         Client client = new Client(tunnelId);
         assertThat(client.heartbeat()).containsOnlyKeys("BaseData_p-0");
-        assertThat(bed.describe(table, "base").getTunnelInfo().getStage())
+        assertThat(bed.describeTunnel(table, "base").getTunnelInfo().getStage())
                 .isEqualTo(TunnelStage.ProcessBaseData);
 
-        bed.tunnels().fixReadBatchSize(2);
+        bed.emulator().tunnels().fixReadBatchSize(2);
         try {
             ReadRecordsResponse first =
                     client.read("BaseData_p-0", client.checkpointOf("BaseData_p-0"));
@@ -370,26 +364,26 @@ class TunnelProtocolITCase {
             assertThat(ids(last.getRecords())).containsExactly("c");
             assertThat(last.getNextToken()).isNull();
         } finally {
-            bed.tunnels().fixReadBatchSize(TunnelService.DEFAULT_READ_BATCH_SIZE);
+            bed.emulator().tunnels().fixReadBatchSize(TunnelService.DEFAULT_READ_BATCH_SIZE);
         }
     }
 
     @Test
     void aResponseIsCutAtTheByteCapAndItsTokenContinuesExactlyThere() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "bytes", TunnelType.Stream);
         List<String> written = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             String id = "k" + i;
             RowPutChange put = new RowPutChange(table, key(id));
             put.addColumn("payload", ColumnValue.fromString("x".repeat(1_000)));
-            AppliedOnceWrites.put(bed.sync, put);
+            AppliedOnceWrites.put(bed.sync(), put);
             written.add(id);
         }
         Client client = new Client(tunnelId);
         client.heartbeat();
         String start = client.checkpointOf("p-0");
-        bed.tunnels().fixReadBatchBytes(3_500);
+        bed.emulator().tunnels().fixReadBatchBytes(3_500);
         try {
             List<String> read = new ArrayList<>();
             List<Integer> sizes = new ArrayList<>();
@@ -410,7 +404,7 @@ class TunnelProtocolITCase {
                     .as("the same token, the same records")
                     .containsExactly("k0", "k1", "k2");
 
-            bed.tunnels().fixReadBatchBytes(100);
+            bed.emulator().tunnels().fixReadBatchBytes(100);
             ReadRecordsResponse alone = client.read("p-0", start);
             assertThat(ids(alone.getRecords()))
                     .as("a record larger than the cap comes alone")
@@ -419,33 +413,33 @@ class TunnelProtocolITCase {
             assertThat(ids(client.read("p-0", alone.getNextToken()).getRecords()))
                     .containsExactly("k1");
         } finally {
-            bed.tunnels().fixReadBatchBytes(TunnelService.DEFAULT_READ_BATCH_BYTES);
+            bed.emulator().tunnels().fixReadBatchBytes(TunnelService.DEFAULT_READ_BATCH_BYTES);
         }
     }
 
     @Test
     void streamChannelsOfABaseAndStreamTunnelWaitForEveryBaseChannel() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         bed.put(table, "a", 1);
         String tunnelId = bed.createTunnel(table, "both", TunnelType.BaseAndStream);
         bed.put(table, "b", 2);
         Client client = new Client(tunnelId);
 
         assertThat(client.heartbeat()).containsOnlyKeys("BaseData_p-0");
-        assertThat(channels(bed.describe(table, "both")).get("p-0").getChannelStatus())
+        assertThat(channels(bed.describeTunnel(table, "both")).get("p-0").getChannelStatus())
                 .isEqualTo(ChannelStatus.WAIT);
         assertThat(ids(client.drain("BaseData_p-0"))).containsExactly("a");
 
         assertThat(client.heartbeat(new Channel("BaseData_p-0", 2, ChannelStatus.TERMINATED)))
                 .containsOnlyKeys("p-0");
-        assertThat(bed.describe(table, "both").getTunnelInfo().getStage())
+        assertThat(bed.describeTunnel(table, "both").getTunnelInfo().getStage())
                 .isEqualTo(TunnelStage.ProcessStream);
         assertThat(ids(client.drain("p-0"))).containsExactly("b");
     }
 
     @Test
     void anEndOffsetFinishesStreamChannels() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         long now = System.currentTimeMillis();
         String tunnelId =
                 bed.createTunnel(
@@ -456,7 +450,7 @@ class TunnelProtocolITCase {
         bed.put(table, "a", 1);
         Client client = new Client(tunnelId);
         client.heartbeat();
-        TunnelTestBed.await(
+        Await.until(
                 "the end offset to pass",
                 Duration.ofSeconds(5),
                 () -> System.currentTimeMillis() > now + 400);
@@ -470,7 +464,7 @@ class TunnelProtocolITCase {
 
     @Test
     void badReadsAreParameterErrorsAndAnExpiredTunnelRefusesCalls() {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "bad", TunnelType.Stream);
         Client holder = new Client(tunnelId);
         holder.heartbeat();
@@ -484,9 +478,9 @@ class TunnelProtocolITCase {
                 .isInstanceOf(TableStoreException.class)
                 .hasMessageContaining("already exists");
 
-        bed.tunnels().expireTunnel(tunnelId);
+        bed.emulator().tunnels().expireTunnel(tunnelId);
 
         assertThat(errorCode(holder::heartbeat)).isEqualTo("OTSTunnelExpired");
-        assertThat(bed.describe(table, "bad").getTunnelInfo().isExpired()).isTrue();
+        assertThat(bed.describeTunnel(table, "bad").getTunnelInfo().isExpired()).isTrue();
     }
 }

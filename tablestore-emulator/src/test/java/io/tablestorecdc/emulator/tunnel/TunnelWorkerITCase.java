@@ -1,6 +1,6 @@
 package io.tablestorecdc.emulator.tunnel;
 
-import static io.tablestorecdc.emulator.tunnel.TunnelTestBed.key;
+import static io.tablestorecdc.emulator.testkit.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.model.StreamRecord;
@@ -10,6 +10,8 @@ import com.alicloud.openservices.tablestore.tunnel.worker.IChannelProcessor;
 import com.alicloud.openservices.tablestore.tunnel.worker.ProcessRecordsInput;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelWorker;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelWorkerConfig;
+import io.tablestorecdc.emulator.testkit.Await;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,9 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The SDK's stock TunnelWorker consumes tunnels through a split and a merge while writes go on:
@@ -31,17 +32,7 @@ class TunnelWorkerITCase {
     private static final int KEYS = 20;
     private static final Duration STEP = Duration.ofSeconds(30);
 
-    static TunnelTestBed bed;
-
-    @BeforeAll
-    static void start() {
-        bed = new TunnelTestBed();
-    }
-
-    @AfterAll
-    static void stop() {
-        bed.close();
-    }
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     /** One record as the processor saw it, stamped with its global arrival order. */
     record Delivery(long stamp, String channel, String key, long value) {}
@@ -131,8 +122,7 @@ class TunnelWorkerITCase {
     }
 
     private static void awaitDeliveries(Recorder recorder, String channel) {
-        TunnelTestBed.await(
-                "records on channel " + channel, STEP, () -> !recorder.on(channel).isEmpty());
+        Await.until("records on channel " + channel, STEP, () -> !recorder.on(channel).isEmpty());
     }
 
     /** Splits at k10, then merges the two halves back, with the writer running throughout. */
@@ -141,13 +131,13 @@ class TunnelWorkerITCase {
         Writer writer = new Writer(table);
         writer.start();
         awaitDeliveries(recorder, "p-0");
-        assertThat(bed.tunnels().split(table, key("k10"))).containsExactly("p-1", "p-2");
+        assertThat(bed.emulator().tunnels().split(table, key("k10"))).containsExactly("p-1", "p-2");
         awaitDeliveries(recorder, "p-1");
         awaitDeliveries(recorder, "p-2");
-        assertThat(bed.tunnels().merge(table, key("k10"))).isEqualTo("p-3");
+        assertThat(bed.emulator().tunnels().merge(table, key("k10"))).isEqualTo("p-3");
         awaitDeliveries(recorder, "p-3");
         Map<String, List<Long>> written = writer.stopAndGet();
-        TunnelTestBed.await(
+        Await.until(
                 "every written value to arrive",
                 STEP,
                 () -> streamValuesByKey(recorder).equals(written));
@@ -187,11 +177,11 @@ class TunnelWorkerITCase {
 
     @Test
     void aStreamTunnelThroughASplitAndAMerge() throws Exception {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "worker-stream", TunnelType.Stream);
         Recorder recorder = new Recorder();
         TunnelWorkerConfig config = config(recorder);
-        TunnelWorker worker = new TunnelWorker(tunnelId, bed.tunnelClient, config);
+        TunnelWorker worker = new TunnelWorker(tunnelId, bed.tunnels(), config);
         try {
             worker.connectAndWorking();
 
@@ -209,14 +199,14 @@ class TunnelWorkerITCase {
     @Test
     void aBaseAndStreamTunnelReadsTheSnapshotThenTheStreamThroughASplitAndAMerge()
             throws Exception {
-        String table = bed.newTable();
+        String table = bed.newTable("tunnel_t");
         for (int i = 0; i < KEYS; i++) {
             bed.put(table, keyName(i), 0);
         }
         String tunnelId = bed.createTunnel(table, "worker-both", TunnelType.BaseAndStream);
         Recorder recorder = new Recorder();
         TunnelWorkerConfig config = config(recorder);
-        TunnelWorker worker = new TunnelWorker(tunnelId, bed.tunnelClient, config);
+        TunnelWorker worker = new TunnelWorker(tunnelId, bed.tunnels(), config);
         try {
             worker.connectAndWorking();
 
@@ -229,7 +219,7 @@ class TunnelWorkerITCase {
             assertThat(streamValuesByKey(recorder)).isEqualTo(written);
             assertChildrenAfterParents(recorder);
             assertRoutedByRange(recorder);
-            assertThat(bed.describe(table, "worker-both").getTunnelInfo().getStage())
+            assertThat(bed.describeTunnel(table, "worker-both").getTunnelInfo().getStage())
                     .isEqualTo(TunnelStage.ProcessStream);
         } finally {
             worker.shutdown();

@@ -1,6 +1,6 @@
 package io.tablestorecdc.flink.source.conformance;
 
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import org.apache.flink.connector.testframe.TestResource;
 
 /**

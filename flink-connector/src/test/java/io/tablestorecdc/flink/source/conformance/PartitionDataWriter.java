@@ -2,7 +2,7 @@ package io.tablestorecdc.flink.source.conformance;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.util.List;
 import org.apache.flink.connector.testframe.external.ExternalSystemSplitDataWriter;
 

@@ -1,12 +1,12 @@
 package io.tablestorecdc.flink.source.conformance;
 
-import static io.tablestorecdc.flink.testing.EmulatorBed.key;
+import static io.tablestorecdc.emulator.testkit.EmulatorBed.key;
 
 import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
-import io.tablestorecdc.flink.testing.EmulatorBed;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +18,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -42,17 +40,7 @@ class QuickStartDocITCase {
     private static final Path SOURCE =
             Path.of("src/test/java/io/tablestorecdc/flink/source/docs/DataStreamQuickStart.java");
 
-    private static EmulatorBed bed;
-
-    @BeforeAll
-    static void startEmulator() {
-        bed = EmulatorBed.start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        bed.close();
-    }
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     @Test
     void thePagesCodeBlockIsTheCodeThatRuns() throws Exception {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Flink application that reads with this source exits when its {@code main} returns after {@code
@@ -27,17 +26,7 @@ class ApplicationExitITCase {
     /** What a user accepts between {@code main} returning and the JVM ending. */
     private static final Duration EXIT_WITHIN = Duration.ofSeconds(5);
 
-    static EmulatorBed bed;
-
-    @BeforeAll
-    static void start() {
-        bed = EmulatorBed.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        bed.close();
-    }
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     /**
      * A log line of ours or of the SDK: our messages name the tunnel, the meta table or Tablestore;

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import io.tablestorecdc.emulator.InstanceMetadataStub;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -92,7 +93,7 @@ class CredentialsRotationITCase {
             assertThat(bed.emulator().acceptedRequestsSignedBy(old.accessKeyId()))
                     .isEqualTo(oldAccepted);
         } finally {
-            EmulatorBed.cancelAndAwaitEnd(job);
+            FlinkJobs.cancelAndAwaitEnd(job);
         }
         assertThat(committed(sink))
                 .containsExactly(

@@ -1,6 +1,6 @@
 package io.tablestorecdc.flink.source.it;
 
-import static io.tablestorecdc.flink.testing.EmulatorBed.key;
+import static io.tablestorecdc.emulator.testkit.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.model.Column;
@@ -22,9 +22,10 @@ import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.emulator.server.Faults;
 import io.tablestorecdc.emulator.server.Faults.ConnectionFault;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,9 +56,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,26 +82,16 @@ class TablestoreCdcSourceITCase {
     private static final String META_TABLE = "flink_meta";
     private static final AtomicInteger COUNTER = new AtomicInteger();
 
-    private static EmulatorBed bed;
+    @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 
     private final List<JobClient> jobs = new ArrayList<>();
     private String table;
     private String tunnel;
     private ServerAheadPolicy serverAhead = ServerAheadPolicy.FAIL;
 
-    @BeforeAll
-    static void startEmulator() {
-        bed = EmulatorBed.start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        bed.close();
-    }
-
     @AfterEach
     void cancelJobs() {
-        jobs.forEach(EmulatorBed::cancelAndAwaitEnd);
+        jobs.forEach(FlinkJobs::cancelAndAwaitEnd);
     }
 
     @Test
