@@ -170,7 +170,80 @@ class TablestoreWriteITCase {
         }
     }
 
+    @Test
+    void aRestartedQueryGoesOnFromItsCheckpointAndTheReplicaStillEqualsTheSource()
+            throws Exception {
+        String source = bed.newTable();
+        String replica = bed.newTable();
+        String checkpoint = CdcTestBed.checkpointDir().toString();
+        bed.put(source, "a", 1, "apple");
+        bed.put(source, "b", 2, "berry");
+        StreamingQuery first = replicate(source, replica, checkpoint);
+        try {
+            CdcTestBed.await(
+                    first,
+                    "the first rows in the replica",
+                    Duration.ofSeconds(60),
+                    () -> scan(replica).size() == 2);
+        } finally {
+            first.stop();
+        }
+        bed.updateQtyDeleteName(source, "a", 7);
+        bed.delete(source, "b");
+        bed.put(source, "c", 3, "cherry");
+        StreamingQuery second = replicate(source, replica, checkpoint);
+        try {
+            CdcTestBed.await(
+                    second,
+                    "the replica equal to the source",
+                    Duration.ofSeconds(60),
+                    () -> scan(replica).equals(scan(source)) && scan(source).containsKey("c"));
+            assertThat(scan(replica))
+                    .containsExactly(
+                            Map.entry("a", Map.of("qty", 7L)),
+                            Map.entry("c", Map.of("qty", 3L, "name", "cherry")));
+        } finally {
+            second.stop();
+        }
+    }
+
+    @Test
+    void theSourcesSchemaLessMapIsRefusedWithTheFix() {
+        String table = bed.newTable();
+        StructType schemaLess =
+                new StructType()
+                        .add("id", DataTypes.StringType)
+                        .add(
+                                "_values",
+                                DataTypes.createMapType(
+                                        DataTypes.StringType, DataTypes.StringType));
+        assertThatThrownBy(
+                        () ->
+                                write(
+                                        table,
+                                        schemaLess,
+                                        List.of(RowFactory.create("a", Map.of("qty", "1"))),
+                                        Map.of()))
+                .hasStackTraceContaining("Column _values is map<string,string>")
+                .hasStackTraceContaining("read the source with .schema(...)");
+    }
+
     // ---- harness ----
+
+    private static StreamingQuery replicate(String source, String replica, String checkpoint)
+            throws Exception {
+        StructType attributes =
+                new StructType().add("qty", DataTypes.LongType).add("name", DataTypes.StringType);
+        return bed.reader(source, source + "_tunnel")
+                .schema(attributes)
+                .load()
+                .writeStream()
+                .format("tablestore")
+                .options(connection(replica))
+                .option("checkpointLocation", checkpoint)
+                .trigger(Trigger.ProcessingTime(200))
+                .start();
+    }
 
     /** a: PUT, then (arriving in reverse _seq order) an update of qty and a delete of name. */
     private static List<Row> changes() {
