@@ -9,6 +9,7 @@ import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
+import io.tablestorecdc.emulator.server.Faults;
 import io.tablestorecdc.flink.testing.EmulatorBed;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -220,6 +221,35 @@ class TablestoreTableSinkITCase {
         createSink("badrows", table, ", 'sink.buffer-flush.max-rows' = '500'");
         assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO badrows VALUES ('a', 1, 'x')"))
                 .hasStackTraceContaining("setBufferFlushMaxRows(500): use 1 to 200");
+    }
+
+    @Test
+    void failedRequestsAreRetriedUpToSinkMaxRetries() throws Exception {
+        environment(0);
+        String table = bed.newTable("sink_retry_");
+        try {
+            bed.emulator()
+                    .faults()
+                    .add(Faults.Rule.error("BatchWriteRow", "OTSInternalServerError", 500, 2));
+            createSink("retrying", table, "");
+            tEnv.executeSql("INSERT INTO retrying VALUES ('a', 1, 'x')").await();
+            assertThat(scan(table)).containsOnlyKeys("a");
+
+            bed.emulator()
+                    .faults()
+                    .add(Faults.Rule.error("BatchWriteRow", "OTSInternalServerError", 500, 1));
+            createSink("not_retrying", table, ", 'sink.max-retries' = '0'");
+            assertThatThrownBy(
+                            () ->
+                                    tEnv.executeSql("INSERT INTO not_retrying VALUES ('b', 2, 'y')")
+                                            .await())
+                    .hasStackTraceContaining(
+                            "A BatchWriteRow request of 1 row(s) to table " + table)
+                    .hasStackTraceContaining("OTSInternalServerError");
+            assertThat(scan(table)).doesNotContainKey("b");
+        } finally {
+            bed.emulator().faults().clear();
+        }
     }
 
     // ---- harness ----
