@@ -13,6 +13,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import io.tablestorecdc.emulator.AppliedOnceWrites;
+import io.tablestorecdc.emulator.server.Faults;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -226,6 +227,35 @@ class TablestoreWriteITCase {
                                         Map.of()))
                 .hasStackTraceContaining("Column _values is map<string,string>")
                 .hasStackTraceContaining("read the source with .schema(...)");
+    }
+
+    @Test
+    void failedRequestsAreRetriedUpToWriteMaxRetries() {
+        String table = bed.newTable();
+        try {
+            bed.emulator
+                    .faults()
+                    .add(Faults.Rule.error("BatchWriteRow", "OTSInternalServerError", 500, 2));
+            write(table, ROWS, List.of(row("a", 1L, "x")), Map.of());
+            assertThat(scan(table)).containsOnlyKeys("a");
+
+            bed.emulator
+                    .faults()
+                    .add(Faults.Rule.error("BatchWriteRow", "OTSInternalServerError", 500, 1));
+            assertThatThrownBy(
+                            () ->
+                                    write(
+                                            table,
+                                            ROWS,
+                                            List.of(row("b", 2L, "y")),
+                                            Map.of("write.max.retries", "0")))
+                    .hasStackTraceContaining(
+                            "A BatchWriteRow request of 1 row(s) to table " + table)
+                    .hasStackTraceContaining("OTSInternalServerError");
+            assertThat(scan(table)).doesNotContainKey("b");
+        } finally {
+            bed.emulator.faults().clear();
+        }
     }
 
     // ---- harness ----
