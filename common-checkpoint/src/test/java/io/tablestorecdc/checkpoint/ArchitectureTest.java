@@ -25,12 +25,15 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheTunnelAndMetaPackagesTouchTheSdk() {
+    void onlyTheTunnelAndMetaPackagesAndTheWritersAdapterTouchTheSdk() {
         noClasses()
                 .that()
                 .resideOutsideOfPackages(
                         "io.tablestorecdc.checkpoint.tunnel..",
                         "io.tablestorecdc.checkpoint.meta..")
+                .and()
+                .haveNameNotMatching(
+                        "io\\.tablestorecdc\\.checkpoint\\.write\\.SdkTableWriteClient(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("com.alicloud.openservices.tablestore..")

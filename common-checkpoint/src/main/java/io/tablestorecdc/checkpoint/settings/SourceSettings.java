@@ -19,7 +19,6 @@ import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
-import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.Serializable;
@@ -316,7 +315,7 @@ public final class SourceSettings implements Serializable {
             stsToken = values.text(STS_TOKEN.key()).filter(t -> !t.isEmpty()).orElse(null);
             tableName = values.required(TABLE_NAME.key());
             tunnelName = values.required(TUNNEL_NAME.key());
-            checkEndpoint(values);
+            TableConnection.checkEndpoint(values, endpoint, instanceName);
             tunnelCreation =
                     values.parsed(
                             TUNNEL_CREATE.key(), TunnelCreation.NONE, TunnelCreation::fromCode);
@@ -337,23 +336,6 @@ public final class SourceSettings implements Serializable {
                                     MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY,
                                     1,
                                     1_000_000);
-        }
-
-        /** The core's endpoint rule; the credentials here are placeholders, never the secret. */
-        private void checkEndpoint(OptionValues values) {
-            if (endpoint.isEmpty() || instanceName.isEmpty()) {
-                return;
-            }
-            try {
-                new TablestoreEndpoint(
-                        endpoint, instanceName, TablestoreCredentials.of("id", "secret"));
-            } catch (IllegalArgumentException e) {
-                String option =
-                        e.getMessage().startsWith("Invalid endpoint")
-                                ? ENDPOINT.key()
-                                : INSTANCE_NAME.key();
-                values.problem("Option '" + option + "': " + e.getMessage());
-            }
         }
 
         private static String tableName(String text) {

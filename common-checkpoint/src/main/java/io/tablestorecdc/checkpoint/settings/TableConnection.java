@@ -1,0 +1,163 @@
+package io.tablestorecdc.checkpoint.settings;
+
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ACCESS_KEY_ID;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ACCESS_KEY_SECRET;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ENDPOINT;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.INSTANCE_NAME;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.STS_TOKEN;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_NAME;
+
+import io.tablestorecdc.checkpoint.model.CredentialsSource;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The connection options of the {@code tablestore} connectors, read and checked with the same rules
+ * as the {@code tablestore-cdc} source's: {@code endpoint}, {@code instance.name}, the credentials
+ * ({@code access.key.id}, {@code access.key.secret}, {@code sts.token} or {@code
+ * credentials.provider} and its companions) and {@code table.name}.
+ *
+ * <p>Serializable plain fields, shipped to the engines' workers; secrets never in {@link
+ * #toString()}.
+ */
+public final class TableConnection implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String endpoint;
+    private final String instanceName;
+    private final String accessKeyId;
+    private final String accessKeySecret;
+    private final String stsToken;
+    private final CredentialsChoice credentialsChoice;
+    private final String tableName;
+
+    private TableConnection(OptionValues values) {
+        endpoint = values.required(ENDPOINT.key());
+        instanceName = values.required(INSTANCE_NAME.key());
+        credentialsChoice = CredentialsChoice.read(values);
+        accessKeyId = values.text(ACCESS_KEY_ID.key()).orElse("");
+        accessKeySecret = values.text(ACCESS_KEY_SECRET.key()).orElse("");
+        stsToken = values.text(STS_TOKEN.key()).filter(t -> !t.isEmpty()).orElse(null);
+        tableName = values.required(TABLE_NAME.key());
+        checkEndpoint(values, endpoint, instanceName);
+    }
+
+    /**
+     * Reads the connection options from {@code values}, recording each problem there.
+     *
+     * @return empty when {@code values} holds any problem
+     */
+    public static Optional<TableConnection> read(OptionValues values) {
+        TableConnection connection = new TableConnection(values);
+        return values.hasProblems() ? Optional.empty() : Optional.of(connection);
+    }
+
+    /**
+     * Parses the connection options of {@code options} and throws every problem at once.
+     *
+     * @throws IllegalArgumentException listing every problem, each naming the option and the fix
+     */
+    public static TableConnection parse(
+            Map<String, String> options,
+            Function<String, String> howToSet,
+            String subject,
+            String docsPage) {
+        OptionValues values = new OptionValues(options, howToSet);
+        Optional<TableConnection> connection = read(values);
+        values.throwIfAny(subject, docsPage);
+        return connection.orElseThrow();
+    }
+
+    /** The core's endpoint rule; the credentials here are placeholders, never the secret. */
+    static void checkEndpoint(OptionValues values, String endpoint, String instanceName) {
+        if (endpoint.isEmpty() || instanceName.isEmpty()) {
+            return;
+        }
+        try {
+            new TablestoreEndpoint(
+                    endpoint, instanceName, TablestoreCredentials.of("id", "secret"));
+        } catch (IllegalArgumentException e) {
+            String option =
+                    e.getMessage().startsWith("Invalid endpoint")
+                            ? ENDPOINT.key()
+                            : INSTANCE_NAME.key();
+            values.problem("Option '" + option + "': " + e.getMessage());
+        }
+    }
+
+    /** The instance endpoint with its credentials source, as the core's SDK adapters take it. */
+    public TablestoreEndpoint tablestoreEndpoint() {
+        return new TablestoreEndpoint(endpoint, instanceName, credentials());
+    }
+
+    /** Where SDK clients get their credentials; the one way to read the secrets. */
+    public CredentialsSource credentials() {
+        return credentialsChoice.source(accessKeyId, accessKeySecret, stsToken);
+    }
+
+    public String endpoint() {
+        return endpoint;
+    }
+
+    public String instanceName() {
+        return instanceName;
+    }
+
+    public String tableName() {
+        return tableName;
+    }
+
+    /** The options as {@code key=value} pairs, secrets masked. */
+    public String describe() {
+        return ENDPOINT.key()
+                + "="
+                + endpoint
+                + ", "
+                + INSTANCE_NAME.key()
+                + "="
+                + instanceName
+                + ", "
+                + (credentialsChoice.kind() == CredentialsSource.Kind.STATIC
+                        ? ACCESS_KEY_ID.key()
+                                + "="
+                                + accessKeyId
+                                + ", "
+                                + ACCESS_KEY_SECRET.key()
+                                + "=******"
+                                + (stsToken == null ? "" : ", " + STS_TOKEN.key() + "=******")
+                        : credentialsChoice.describe())
+                + ", "
+                + TABLE_NAME.key()
+                + "="
+                + tableName;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof TableConnection)) {
+            return false;
+        }
+        TableConnection other = (TableConnection) o;
+        return endpoint.equals(other.endpoint)
+                && instanceName.equals(other.instanceName)
+                && credentials().equals(other.credentials())
+                && tableName.equals(other.tableName);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(endpoint, instanceName, accessKeyId, tableName);
+    }
+
+    /** Secrets are replaced by {@code ******}. */
+    @Override
+    public String toString() {
+        return "TableConnection{" + describe() + "}";
+    }
+}

@@ -1,0 +1,19 @@
+package io.tablestorecdc.checkpoint.write;
+
+/**
+ * Rows could not be written: a row the service refused for good (named by its primary key, with the
+ * service's code and message), retries used up, or input that cannot be written; the message says
+ * which and what to do.
+ */
+public final class TablestoreWriteException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public TablestoreWriteException(String message) {
+        super(message);
+    }
+
+    public TablestoreWriteException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,121 @@
+package io.tablestorecdc.spark;
+
+import io.tablestorecdc.checkpoint.settings.OptionValues;
+import io.tablestorecdc.checkpoint.settings.TableConnection;
+import io.tablestorecdc.checkpoint.write.WriteMode;
+import io.tablestorecdc.checkpoint.write.WriteSettings;
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The options of {@code format("tablestore")} for writing: the connection options of the {@code
+ * tablestore-cdc} source and {@code write.mode}, {@code write.ignore.delete}, {@code
+ * write.batch.max.rows}, {@code write.max.retries}. Parsed and validated on the driver, shipped to
+ * the executors; secrets never in {@link #toString()}.
+ */
+public final class TablestoreWriteOptions implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final String WRITE_MODE = "write.mode";
+    public static final String WRITE_IGNORE_DELETE = "write.ignore.delete";
+    public static final String WRITE_BATCH_MAX_ROWS = "write.batch.max.rows";
+    public static final String WRITE_MAX_RETRIES = "write.max.retries";
+
+    private final TableConnection connection;
+    private final WriteMode mode;
+    private final WriteSettings settings;
+
+    private TablestoreWriteOptions(
+            TableConnection connection, WriteMode mode, WriteSettings settings) {
+        this.connection = connection;
+        this.mode = mode;
+        this.settings = settings;
+    }
+
+    /**
+     * Parses and validates the options (keys are case-insensitive; others are ignored, so one map
+     * may configure a read and a write).
+     *
+     * @throws IllegalArgumentException listing every problem, each naming the option and the fix
+     */
+    public static TablestoreWriteOptions parse(Map<String, String> options) {
+        Map<String, String> lower = new HashMap<>();
+        options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
+        OptionValues values =
+                new OptionValues(lower, key -> "set it with .option(\"" + key + "\", ...)");
+        Optional<TableConnection> connection = TableConnection.read(values);
+        WriteMode mode = values.parsed(WRITE_MODE, WriteMode.PUT, t -> parseMode(t));
+        boolean ignoreDelete = values.bool(WRITE_IGNORE_DELETE, false);
+        int maxRows =
+                (int)
+                        values.wholeNumber(
+                                WRITE_BATCH_MAX_ROWS,
+                                WriteSettings.MAX_ROWS_LIMIT,
+                                1,
+                                WriteSettings.MAX_ROWS_LIMIT);
+        int maxRetries =
+                (int)
+                        values.wholeNumber(
+                                WRITE_MAX_RETRIES, WriteSettings.DEFAULT_MAX_RETRIES, 0, 1000);
+        values.throwIfAny("format(\"tablestore\")", "docs/tablestore-table.md");
+        return new TablestoreWriteOptions(
+                connection.orElseThrow(),
+                mode,
+                WriteSettings.defaults()
+                        .withMaxRows(maxRows)
+                        .withMaxRetries(maxRetries)
+                        .withIgnoreDelete(ignoreDelete));
+    }
+
+    private static WriteMode parseMode(String text) {
+        try {
+            return WriteMode.fromCode(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    OptionValues.invalidValue(WRITE_MODE, text, "use put or update"));
+        }
+    }
+
+    public TableConnection connection() {
+        return connection;
+    }
+
+    public String tableName() {
+        return connection.tableName();
+    }
+
+    public WriteMode mode() {
+        return mode;
+    }
+
+    public WriteSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public String toString() {
+        return "TablestoreWriteOptions{"
+                + connection.describe()
+                + ", "
+                + WRITE_MODE
+                + "="
+                + mode.code()
+                + ", "
+                + WRITE_IGNORE_DELETE
+                + "="
+                + settings.ignoreDelete()
+                + ", "
+                + WRITE_BATCH_MAX_ROWS
+                + "="
+                + settings.maxRows()
+                + ", "
+                + WRITE_MAX_RETRIES
+                + "="
+                + settings.maxRetries()
+                + "}";
+    }
+}
