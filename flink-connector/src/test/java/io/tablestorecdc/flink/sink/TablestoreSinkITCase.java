@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -101,7 +102,7 @@ class TablestoreSinkITCase {
                             Map.entry("b", Map.of("v", 3L)),
                             Map.entry("d", Map.of("name", "new")));
         } finally {
-            EmulatorBed.cancelAndAwaitEnd(job);
+            FlinkJobs.cancelAndAwaitEnd(job);
         }
     }
 
@@ -126,7 +127,7 @@ class TablestoreSinkITCase {
             awaitReplicaEqualsSource(job, source, replica);
             assertThat(FailOnce.COUNTDOWN.get()).as("the job failed once").isNegative();
         } finally {
-            EmulatorBed.cancelAndAwaitEnd(job);
+            FlinkJobs.cancelAndAwaitEnd(job);
         }
     }
 

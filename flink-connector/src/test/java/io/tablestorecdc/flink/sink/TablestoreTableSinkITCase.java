@@ -10,7 +10,8 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import io.tablestorecdc.emulator.server.Faults;
-import io.tablestorecdc.flink.testing.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,7 @@ class TablestoreTableSinkITCase {
 
     @AfterEach
     void cancelJobs() {
-        jobs.forEach(job -> job.getJobClient().ifPresent(EmulatorBed::cancelAndAwaitEnd));
+        jobs.forEach(job -> job.getJobClient().ifPresent(FlinkJobs::cancelAndAwaitEnd));
     }
 
     private void environment(long checkpointMillis) {
