@@ -37,14 +37,18 @@ public final class EngineStats {
 
     /** Counts {@code applied} changes handed to the replica at once. */
     public void recordApplied(List<OrderChange> applied) {
-        if (applied.isEmpty()) {
+        recordApplied(applied.size(), applied.stream().filter(OrderChange::isBaseData).count());
+    }
+
+    /** Counts {@code rows} changes written at once, {@code base} of them base data. */
+    public void recordApplied(long rows, long base) {
+        if (rows == 0) {
             return;
         }
         long now = nanoClock.getAsLong();
         firstNanos.compareAndSet(0, now);
         lastNanos.set(now);
-        changes.addAndGet(applied.size());
-        long base = applied.stream().filter(OrderChange::isBaseData).count();
+        changes.addAndGet(rows);
         if (base > 0 && baseRows.addAndGet(base) >= baseTotal) {
             baseDoneNanos.compareAndSet(0, now);
         }

@@ -5,6 +5,7 @@ import io.tablestorecdc.e2e.DemoTarget;
 import io.tablestorecdc.e2e.EngineStats;
 import io.tablestorecdc.e2e.Replication;
 import io.tablestorecdc.e2e.orders.OrderChange;
+import io.tablestorecdc.flink.sink.TablestoreSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
 import java.util.Optional;
@@ -24,7 +25,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * A Flink DataStream job (parallelism 2, a checkpoint every 2 s) that reads the tunnel with {@link
- * TablestoreCdcSource}, keys the changes by order id and keeps its own replica table.
+ * TablestoreCdcSource}, keys the changes by order id and writes its own replica table with {@link
+ * TablestoreSink}.
  */
 public final class FlinkReplication implements Replication {
 
@@ -80,7 +82,10 @@ public final class FlinkReplication implements Replication {
         env.fromSource(source(), WatermarkStrategy.noWatermarks(), "orders changes")
                 .uid("tablestore-cdc-source")
                 .keyBy(new ByOrderId())
-                .addSink(new ReplicaSink(runId, target, replicaTable))
+                .map(new AppliedChanges(runId))
+                .uid("orders-applied")
+                .name("count changes")
+                .sinkTo(sink())
                 .uid("orders-replica")
                 .name("orders replica");
         job = env.executeAsync("tablestore-cdc demo: orders to " + replicaTable);
@@ -109,6 +114,17 @@ public final class FlinkReplication implements Replication {
                 .setMetaTable("tablestore_cdc_meta")
                 .setDiscoveryInterval(Duration.ofSeconds(1))
                 .setDeserializer(new OrderChangeDeserializer())
+                .build();
+    }
+
+    /** The replica, written by the product's own sink ({@code TablestoreSink}). */
+    private TablestoreSink<OrderChange> sink() {
+        return TablestoreSink.<OrderChange>builder()
+                .setEndpoint(target.endpoint())
+                .setInstanceName(target.instanceName())
+                .setCredentials(target.accessKeyId(), target.accessKeySecret())
+                .setTableName(replicaTable)
+                .setConverter(new OrderChangeWrites())
                 .build();
     }
 

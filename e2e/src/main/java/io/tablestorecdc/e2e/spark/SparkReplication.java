@@ -1,25 +1,25 @@
 package io.tablestorecdc.e2e.spark;
 
-import com.alicloud.openservices.tablestore.SyncClient;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+
 import io.tablestorecdc.e2e.Console;
 import io.tablestorecdc.e2e.DemoTarget;
 import io.tablestorecdc.e2e.EngineStats;
 import io.tablestorecdc.e2e.ProgressLine;
 import io.tablestorecdc.e2e.Replication;
-import io.tablestorecdc.e2e.orders.OrderChange;
-import io.tablestorecdc.e2e.orders.OrderReplica;
 import io.tablestorecdc.e2e.orders.OrdersTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
-import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -29,10 +29,13 @@ import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
- * A Spark Structured Streaming query on {@code format("tablestore-cdc")} whose {@code foreachBatch}
- * keeps an upsert-by-key replica table in sync, applying partial updates column by column.
+ * A Spark Structured Streaming query from {@code format("tablestore-cdc")} to {@code
+ * writeStream.format("tablestore")}: the product's own sink keeps the replica table, applying each
+ * change as what it was (puts, partial updates with column deletes, deletes).
  */
 public final class SparkReplication implements Replication {
+
+    private static final String APPLIED = "applied";
 
     private final DemoTarget target;
     private final String table;
@@ -43,8 +46,6 @@ public final class SparkReplication implements Replication {
     private final EngineStats stats;
 
     private SparkSession spark;
-    private SyncClient client;
-    private OrderReplica replica;
     private StreamingQuery query;
     private Path checkpoint;
 
@@ -82,8 +83,6 @@ public final class SparkReplication implements Replication {
     @Override
     public void start() throws IOException, TimeoutException {
         stats.recordStart();
-        client = target.syncClient();
-        replica = new OrderReplica(client, replicaTable);
         checkpoint = Files.createTempDirectory("tablestore-cdc-demo-spark");
         spark =
                 SparkSession.builder()
@@ -94,35 +93,46 @@ public final class SparkReplication implements Replication {
                         .getOrCreate();
         spark.streams().addListener(new ProgressPrinter());
         query =
-                changes()
+                counted(changes())
                         .writeStream()
+                        .format("tablestore")
                         .queryName("orders-replica")
                         .trigger(Trigger.ProcessingTime(500))
                         .option("checkpointLocation", checkpoint.toString())
-                        .foreachBatch((VoidFunction2<Dataset<Row>, Long>) this::applyBatch)
+                        .options(connection())
+                        .option("table.name", replicaTable)
                         .start();
+    }
+
+    /**
+     * The changes, with each batch's row count and base-data row count observed for the console
+     * (Spark reports them in the batch's progress event as {@code applied}).
+     */
+    private static Dataset<Row> counted(Dataset<Row> changes) {
+        return changes.observe(
+                APPLIED,
+                count(lit(1)).as("rows"),
+                count(when(col("_commit_ts").isNull(), lit(1))).as("base"));
+    }
+
+    private Map<String, String> connection() {
+        return Map.of(
+                "endpoint", target.endpoint(),
+                "instance.name", target.instanceName(),
+                "access.key.id", target.accessKeyId(),
+                "access.key.secret", target.accessKeySecret());
     }
 
     private Dataset<Row> changes() {
         return spark.readStream()
                 .format("tablestore-cdc")
-                .option("endpoint", target.endpoint())
-                .option("instance.name", target.instanceName())
-                .option("access.key.id", target.accessKeyId())
-                .option("access.key.secret", target.accessKeySecret())
+                .options(connection())
                 .option("table.name", table)
                 .option("tunnel.name", tunnel)
                 .option("max.rows.per.trigger", "500")
                 .option("channel.read.budget", "2s")
                 .schema(OrdersTable.SPARK_SCHEMA)
                 .load();
-    }
-
-    private void applyBatch(Dataset<Row> batch, long batchId) {
-        List<OrderChange> changes = SparkRows.toChanges(batch.collectAsList());
-        replica.apply(changes);
-        stats.recordApplied(changes);
-        stats.recordUnit();
     }
 
     @Override
@@ -144,9 +154,6 @@ public final class SparkReplication implements Replication {
         } finally {
             if (spark != null) {
                 spark.stop();
-            }
-            if (client != null) {
-                client.shutdown();
             }
             deleteQuietly(checkpoint);
         }
@@ -172,6 +179,13 @@ public final class SparkReplication implements Replication {
             if (progress.numInputRows() == 0 || progress.sources().length == 0) {
                 return;
             }
+            Row applied = progress.observedMetrics().get(APPLIED);
+            if (applied != null) {
+                stats.recordApplied(
+                        applied.getLong(applied.fieldIndex("rows")),
+                        applied.getLong(applied.fieldIndex("base")));
+            }
+            stats.recordUnit();
             Map<String, String> metrics = progress.sources()[0].metrics();
             Optional<Long> lag = number(metrics, "maxLagMillis");
             lag.ifPresent(stats::recordLag);
