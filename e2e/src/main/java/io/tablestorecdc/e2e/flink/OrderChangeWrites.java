@@ -14,27 +14,27 @@ import java.util.Set;
 
 /**
  * An order change as the row change {@code TablestoreSink} writes: a put of its columns, an update
- * of its columns with its column deletes, or a delete. The job keys changes by order id, so a key's
- * changes arrive in order and need no sequence of their own.
+ * of its columns with its column deletes, or a delete. The demo keys changes by order id, so a
+ * key's changes arrive in order and need no sequence of their own.
  */
-final class OrderChangeWrites implements RowWriteConverter<OrderChange> {
+public final class OrderChangeWrites implements RowWriteConverter<OrderChange> {
 
     private static final long serialVersionUID = 1L;
 
     @Override
     public Optional<RowWrite> convert(OrderChange change) {
+        return Optional.of(write(change, SequenceInfo.NONE));
+    }
+
+    /** {@code change} as a row change at {@code sequence} among its key's changes. */
+    public static RowWrite write(OrderChange change, SequenceInfo sequence) {
         RowKey key = RowKey.of(OrdersTable.ORDER_ID, CellValue.ofString(change.orderId));
-        return Optional.of(
-                switch (change.action) {
-                    case PUT -> RowWrite.put(key, cells(change), SequenceInfo.NONE);
-                    case UPDATE ->
-                            RowWrite.update(
-                                    key,
-                                    cells(change),
-                                    Set.copyOf(change.deletes()),
-                                    SequenceInfo.NONE);
-                    case DELETE -> RowWrite.delete(key, SequenceInfo.NONE);
-                });
+        return switch (change.action) {
+            case PUT -> RowWrite.put(key, cells(change), sequence);
+            case UPDATE ->
+                    RowWrite.update(key, cells(change), Set.copyOf(change.deletes()), sequence);
+            case DELETE -> RowWrite.delete(key, sequence);
+        };
     }
 
     private static Map<String, CellValue> cells(OrderChange change) {

@@ -25,6 +25,10 @@ final class CrashAssertions {
                 .as("replica vs source table (%s)", where)
                 .isEmpty();
         assertThat(outcome.diff().matches()).as(where).isTrue();
+        assertThat(outcome.sinkDiff().differences())
+                .as("replica written by the tablestore sink vs source table (%s)", where)
+                .isEmpty();
+        assertThat(outcome.sinkDiff().matches()).as(where).isTrue();
         assertLineageWasCrossed(outcome, where);
     }
 
@@ -53,7 +57,8 @@ final class CrashAssertions {
         outcome.kills().forEach(k -> byKind.merge(k.kind(), 1, Integer::sum));
         System.out.printf(
                 "%s crash loop: seed %d, %d kills %s, %d deliveries, %d changes committed once,"
-                        + " %d re-delivered (absorbed by the upsert), replica %s, %.0f s%n",
+                        + " %d re-delivered (absorbed by the upsert), replica %s, tablestore sink"
+                        + " replica %s, %.0f s%n",
                 engine,
                 seed,
                 outcome.kills().size(),
@@ -62,6 +67,7 @@ final class CrashAssertions {
                 outcome.report().committed().size(),
                 outcome.report().redelivered(),
                 outcome.diff().matches() ? "MATCH" : "MISMATCH",
+                outcome.sinkDiff().matches() ? "MATCH" : "MISMATCH",
                 (System.nanoTime() - startNanos) / 1e9);
     }
 }

@@ -34,6 +34,10 @@ final class CrashBed implements AutoCloseable {
 
     static final String TABLE = "orders";
     static final String REPLICA = "orders_replica";
+
+    /** The replica the product's own sink writes ({@code tablestore} connector). */
+    static final String SINK_REPLICA = "orders_sink_replica";
+
     static final String TUNNEL = "orders_crash";
 
     final Path dir;
@@ -57,6 +61,7 @@ final class CrashBed implements AutoCloseable {
         client = target().syncClient();
         OrdersTable.create(client, TABLE);
         OrdersTable.create(client, REPLICA);
+        OrdersTable.create(client, SINK_REPLICA);
         workload = new Workload(client, TABLE, seed);
         workload.writeBaseData(baseRows);
         TunnelClient tunnels = target().tunnelClient();
@@ -102,7 +107,8 @@ final class CrashBed implements AutoCloseable {
                 "accessKeyId=" + emulator.accessKeyId(),
                 "table=" + TABLE,
                 "tunnel=" + TUNNEL,
-                "replica=" + REPLICA);
+                "replica=" + REPLICA,
+                "sinkReplica=" + SINK_REPLICA);
     }
 
     Map<String, String> childEnv() {
@@ -177,6 +183,12 @@ final class CrashBed implements AutoCloseable {
     TableDiff diff() {
         return TableDiff.between(
                 OrdersTable.scan(client, TABLE), OrdersTable.scan(client, REPLICA), 5);
+    }
+
+    /** The replica written by the {@code tablestore} sink against the source table. */
+    TableDiff sinkDiff() {
+        return TableDiff.between(
+                OrdersTable.scan(client, TABLE), OrdersTable.scan(client, SINK_REPLICA), 5);
     }
 
     @Override

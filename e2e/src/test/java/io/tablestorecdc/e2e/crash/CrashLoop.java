@@ -80,6 +80,7 @@ final class CrashLoop {
      * @param kills the kills, in order
      * @param report the change log audit
      * @param diff the replica against the source table
+     * @param sinkDiff the replica the {@code tablestore} sink wrote against the source table
      * @param expected the changes the source wrote
      * @param logs every child's output file
      */
@@ -87,6 +88,7 @@ final class CrashLoop {
             List<Kill> kills,
             DeliveryAudit.Report report,
             TableDiff diff,
+            TableDiff sinkDiff,
             Map<String, String> expected,
             List<Path> logs) {}
 
@@ -179,14 +181,18 @@ final class CrashLoop {
         long start = System.nanoTime();
         current = launch(run, 0);
         await(
-                "the last run to deliver every change and the replica to match the source",
+                "the last run to deliver every change and both replicas to match the source",
                 catchUp,
-                () -> engine.audit(expected).missingFrom(expected) == 0 && bed.diff().matches());
+                () ->
+                        engine.audit(expected).missingFrom(expected) == 0
+                                && bed.diff().matches()
+                                && bed.sinkDiff().matches());
         current.kill();
         System.out.printf(
                 "%s run %2d caught up in %.1f s; %d changes written after the base data%n",
                 engine.name(), run, (System.nanoTime() - start) / 1e9, bed.truth.streamChanges());
-        return new Outcome(kills, engine.audit(expected), bed.diff(), expected, logs);
+        return new Outcome(
+                kills, engine.audit(expected), bed.diff(), bed.sinkDiff(), expected, logs);
     }
 
     private ChildJvm launch(int run, int holdAt) throws IOException {

@@ -1,8 +1,12 @@
 package io.tablestorecdc.e2e.crash;
 
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.e2e.DemoTarget;
+import io.tablestorecdc.e2e.flink.OrderChangeWrites;
+import io.tablestorecdc.flink.sink.TablestoreSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
+import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -11,16 +15,19 @@ import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The Flink job that {@link FlinkCrashLoopITCase} runs in a child JVM (a local cluster inside it,
  * parallelism 2) and kills: the tunnel's changes, keyed by order id, into {@link
- * LoggingReplicaSink}. Checkpoints every 300 ms into a local directory, retained when the job dies;
- * restored from the checkpoint given as {@code restore}.
+ * LoggingReplicaSink} and into a second replica written by {@code TablestoreSink}. Checkpoints
+ * every 300 ms into a local directory, retained when the job dies; restored from the checkpoint
+ * given as {@code restore}.
  *
  * <p>Arguments ({@code key=value}): endpoint, instance, accessKeyId, table, tunnel, replica,
- * checkpoints, changeLog (a file name prefix), holdAt, holdMarker, and optionally restore.
+ * sinkReplica, checkpoints, changeLog (a file name prefix), holdAt, holdMarker, and optionally
+ * restore.
  */
 public final class FlinkCrashChild {
 
@@ -31,10 +38,15 @@ public final class FlinkCrashChild {
         DemoTarget target = args.target();
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(2, configuration(args));
-        env.fromSource(source(target, args), WatermarkStrategy.noWatermarks(), "orders changes")
-                .uid("tablestore-cdc-source")
-                .keyBy(new ByOrderId())
-                .addSink(
+        KeyedStream<SequencedChange, String> changes =
+                env.fromSource(
+                                source(target, args),
+                                WatermarkStrategy.noWatermarks(),
+                                "orders changes")
+                        .uid("tablestore-cdc-source")
+                        .keyBy(new ByOrderId());
+        changes.sinkTo(sink(target, args.get("sinkReplica"))).uid("tablestore-sink");
+        changes.addSink(
                         new LoggingReplicaSink(
                                 target,
                                 args.get("replica"),
@@ -65,6 +77,25 @@ public final class FlinkCrashChild {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, args.get("restore"));
         }
         return conf;
+    }
+
+    /** The second replica, written by the product's own sink at each change's sequence. */
+    private static TablestoreSink<SequencedChange> sink(DemoTarget target, String table) {
+        return TablestoreSink.<SequencedChange>builder()
+                .setEndpoint(target.endpoint())
+                .setInstanceName(target.instanceName())
+                .setCredentials(target.accessKeyId(), target.accessKeySecret())
+                .setTableName(table)
+                .setConverter(
+                        c ->
+                                Optional.of(
+                                        OrderChangeWrites.write(
+                                                c.change,
+                                                new SequenceInfo(
+                                                        c.epoch,
+                                                        c.change.commitMicros,
+                                                        c.rowIndex))))
+                .build();
     }
 
     private static TablestoreCdcSource<SequencedChange> source(DemoTarget target, ChildArgs args) {

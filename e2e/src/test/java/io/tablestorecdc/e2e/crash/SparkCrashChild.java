@@ -22,10 +22,12 @@ import org.apache.spark.sql.streaming.Trigger;
 /**
  * The Spark driver that {@link SparkCrashLoopITCase} runs in a child JVM and kills: a streaming
  * query on the tunnel whose {@code foreachBatch} first appends the batch to an append-only change
- * log (with its batch id), then upserts it into the replica table by primary key.
+ * log (with its batch id), then upserts it into the replica table by primary key, and writes it
+ * into a second replica with {@code format("tablestore")}.
  *
  * <p>Arguments ({@code key=value}): endpoint, instance, accessKeyId, table, tunnel, replica,
- * checkpoint, changeLog, holdAt (0, or the delivery inside whose commit to hold), holdMarker.
+ * sinkReplica, checkpoint, changeLog, holdAt (0, or the delivery inside whose commit to hold),
+ * holdMarker.
  */
 public final class SparkCrashChild {
 
@@ -38,11 +40,17 @@ public final class SparkCrashChild {
     private final Path changeLog;
     private final OrderReplica replica;
     private final CommitHold hold;
+    private final Map<String, String> sinkReplica;
 
-    private SparkCrashChild(Path changeLog, OrderReplica replica, CommitHold hold) {
+    private SparkCrashChild(
+            Path changeLog,
+            OrderReplica replica,
+            CommitHold hold,
+            Map<String, String> sinkReplica) {
         this.changeLog = changeLog;
         this.replica = replica;
         this.hold = hold;
+        this.sinkReplica = sinkReplica;
     }
 
     public static void main(String[] argv) throws Exception {
@@ -53,7 +61,13 @@ public final class SparkCrashChild {
                 new SparkCrashChild(
                         args.path("changeLog"),
                         new OrderReplica(client, args.get("replica")),
-                        new CommitHold(args.number("holdAt"), args.path("holdMarker")));
+                        new CommitHold(args.number("holdAt"), args.path("holdMarker")),
+                        Map.of(
+                                "endpoint", target.endpoint(),
+                                "instance.name", target.instanceName(),
+                                "access.key.id", target.accessKeyId(),
+                                "access.key.secret", target.accessKeySecret(),
+                                "table.name", args.get("sinkReplica")));
         SparkSession spark =
                 SparkSession.builder()
                         .master("local[2]")
@@ -93,6 +107,16 @@ public final class SparkCrashChild {
         List<Row> sorted = new ArrayList<>(rows);
         sorted.sort(BY_SEQUENCE); // stable: a key's changes in commit order
         replica.apply(sorted.stream().map(SparkCrashChild::toChange).toList());
+        // The second replica: the same rows through the product's own sink, in one partition so
+        // that a key's changes are written in _seq order.
+        batch.sparkSession()
+                .createDataFrame(rows, batch.schema())
+                .coalesce(1)
+                .write()
+                .format("tablestore")
+                .options(sinkReplica)
+                .mode("append")
+                .save();
         ChildOutput.say("batch " + batchId + ": " + rows.size() + " changes");
         if (!rows.isEmpty()) {
             hold.delivered(batchId);
