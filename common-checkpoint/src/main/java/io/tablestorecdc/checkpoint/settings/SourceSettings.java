@@ -1,16 +1,10 @@
 package io.tablestorecdc.checkpoint.settings;
 
-import static io.tablestorecdc.checkpoint.settings.SourceOption.ACCESS_KEY_ID;
-import static io.tablestorecdc.checkpoint.settings.SourceOption.ACCESS_KEY_SECRET;
-import static io.tablestorecdc.checkpoint.settings.SourceOption.ENDPOINT;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.IGNORE_DELETE;
-import static io.tablestorecdc.checkpoint.settings.SourceOption.INSTANCE_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.META_FULL_SNAPSHOT_EVERY;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.META_TABLE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.ON_SERVER_AHEAD;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.SKIP_INVALID_DATA;
-import static io.tablestorecdc.checkpoint.settings.SourceOption.STS_TOKEN;
-import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_CREATE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
@@ -43,13 +37,7 @@ public final class SourceSettings implements Serializable {
     /** Option {@code meta.table} when not set. */
     public static final String DEFAULT_META_TABLE = SdkMetaTableClient.DEFAULT_TABLE_NAME;
 
-    private final String endpoint;
-    private final String instanceName;
-    private final String accessKeyId;
-    private final String accessKeySecret;
-    private final String stsToken;
-    private final CredentialsChoice credentialsChoice;
-    private final String tableName;
+    private final TableConnection connection;
     private final String tunnelName;
     private final TunnelCreation tunnelCreation;
     private final TunnelStart.Kind startKind;
@@ -62,13 +50,7 @@ public final class SourceSettings implements Serializable {
     private final int metaFullSnapshotEvery;
 
     private SourceSettings(Reading r) {
-        this.endpoint = r.endpoint;
-        this.instanceName = r.instanceName;
-        this.accessKeyId = r.accessKeyId;
-        this.accessKeySecret = r.accessKeySecret;
-        this.stsToken = r.stsToken;
-        this.credentialsChoice = r.credentialsChoice;
-        this.tableName = r.tableName;
+        this.connection = r.connection;
         this.tunnelName = r.tunnelName;
         this.tunnelCreation = r.tunnelCreation;
         this.startKind = r.start.kind();
@@ -114,7 +96,7 @@ public final class SourceSettings implements Serializable {
 
     /** The instance endpoint with credentials, as the core's SDK adapters take it. */
     public TablestoreEndpoint tablestoreEndpoint() {
-        return new TablestoreEndpoint(endpoint, instanceName, credentials());
+        return connection.tablestoreEndpoint();
     }
 
     /**
@@ -122,24 +104,29 @@ public final class SourceSettings implements Serializable {
      * the access key pair and STS token: the one way to read the secrets.
      */
     public CredentialsSource credentials() {
-        return credentialsChoice.source(accessKeyId, accessKeySecret, stsToken);
+        return connection.credentials();
+    }
+
+    /** The connection options ({@code endpoint} to {@code table.name}), as the sinks read them. */
+    public TableConnection connection() {
+        return connection;
     }
 
     public String endpoint() {
-        return endpoint;
+        return connection.endpoint();
     }
 
     public String instanceName() {
-        return instanceName;
+        return connection.instanceName();
     }
 
     /** The access key id of {@code credentials.provider = static}; {@code null} for the others. */
     public String accessKeyId() {
-        return credentialsChoice.kind() == CredentialsSource.Kind.STATIC ? accessKeyId : null;
+        return connection.accessKeyId();
     }
 
     public String tableName() {
-        return tableName;
+        return connection.tableName();
     }
 
     public String tunnelName() {
@@ -200,27 +187,7 @@ public final class SourceSettings implements Serializable {
 
     /** The settings as {@code key=value} pairs in option order, secrets masked. */
     public String describe() {
-        return ENDPOINT.key()
-                + "="
-                + endpoint
-                + ", "
-                + INSTANCE_NAME.key()
-                + "="
-                + instanceName
-                + ", "
-                + (credentialsChoice.kind() == CredentialsSource.Kind.STATIC
-                        ? ACCESS_KEY_ID.key()
-                                + "="
-                                + accessKeyId
-                                + ", "
-                                + ACCESS_KEY_SECRET.key()
-                                + "=******"
-                                + (stsToken == null ? "" : ", " + STS_TOKEN.key() + "=******")
-                        : credentialsChoice.describe())
-                + ", "
-                + TABLE_NAME.key()
-                + "="
-                + tableName
+        return connection.describe()
                 + ", "
                 + TUNNEL_NAME.key()
                 + "="
@@ -261,10 +228,7 @@ public final class SourceSettings implements Serializable {
             return false;
         }
         SourceSettings other = (SourceSettings) o;
-        return endpoint.equals(other.endpoint)
-                && instanceName.equals(other.instanceName)
-                && credentials().equals(other.credentials())
-                && tableName.equals(other.tableName)
+        return connection.equals(other.connection)
                 && tunnelName.equals(other.tunnelName)
                 && tunnelCreation == other.tunnelCreation
                 && tunnelStart().equals(other.tunnelStart())
@@ -278,7 +242,7 @@ public final class SourceSettings implements Serializable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(endpoint, instanceName, accessKeyId, tableName, tunnelName, metaTable);
+        return Objects.hash(connection, tunnelName, metaTable);
     }
 
     /** Secrets are replaced by {@code ******}. */
@@ -289,13 +253,7 @@ public final class SourceSettings implements Serializable {
 
     /** One pass over the shared options, recording problems and keeping fallbacks. */
     private static final class Reading {
-        private final String endpoint;
-        private final String instanceName;
-        private final String accessKeyId;
-        private final String accessKeySecret;
-        private final String stsToken;
-        private final CredentialsChoice credentialsChoice;
-        private final String tableName;
+        private final TableConnection connection;
         private final String tunnelName;
         private final TunnelCreation tunnelCreation;
         private final TunnelStart start;
@@ -307,15 +265,8 @@ public final class SourceSettings implements Serializable {
         private final int metaFullSnapshotEvery;
 
         Reading(OptionValues values) {
-            endpoint = values.required(ENDPOINT.key());
-            instanceName = values.required(INSTANCE_NAME.key());
-            credentialsChoice = CredentialsChoice.read(values);
-            accessKeyId = values.text(ACCESS_KEY_ID.key()).orElse("");
-            accessKeySecret = values.text(ACCESS_KEY_SECRET.key()).orElse("");
-            stsToken = values.text(STS_TOKEN.key()).filter(t -> !t.isEmpty()).orElse(null);
-            tableName = values.required(TABLE_NAME.key());
+            connection = TableConnection.reading(values);
             tunnelName = values.required(TUNNEL_NAME.key());
-            TableConnection.checkEndpoint(values, endpoint, instanceName);
             tunnelCreation =
                     values.parsed(
                             TUNNEL_CREATE.key(), TunnelCreation.NONE, TunnelCreation::fromCode);

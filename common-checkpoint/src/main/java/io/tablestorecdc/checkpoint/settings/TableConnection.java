@@ -48,6 +48,11 @@ public final class TableConnection implements Serializable {
         checkEndpoint(values, endpoint, instanceName);
     }
 
+    /** Reads the options, recording problems in {@code values} (fallback values where absent). */
+    static TableConnection reading(OptionValues values) {
+        return new TableConnection(values);
+    }
+
     /**
      * Reads the connection options from {@code values}, recording each problem there.
      *
@@ -107,6 +112,11 @@ public final class TableConnection implements Serializable {
 
     public String instanceName() {
         return instanceName;
+    }
+
+    /** The access key id of {@code credentials.provider = static}; {@code null} for the others. */
+    public String accessKeyId() {
+        return credentialsChoice.kind() == CredentialsSource.Kind.STATIC ? accessKeyId : null;
     }
 
     public String tableName() {
