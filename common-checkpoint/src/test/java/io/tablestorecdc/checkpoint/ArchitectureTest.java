@@ -25,12 +25,13 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheTunnelAndMetaPackagesTouchTheSdk() {
+    void onlyTheTunnelMetaAndTablePackagesTouchTheSdk() {
         noClasses()
                 .that()
                 .resideOutsideOfPackages(
                         "io.tablestorecdc.checkpoint.tunnel..",
-                        "io.tablestorecdc.checkpoint.meta..")
+                        "io.tablestorecdc.checkpoint.meta..",
+                        "io.tablestorecdc.checkpoint.table..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("com.alicloud.openservices.tablestore..")
