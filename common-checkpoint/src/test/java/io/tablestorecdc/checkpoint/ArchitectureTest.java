@@ -25,12 +25,13 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheTunnelAndMetaPackagesAndTheWritersAdapterTouchTheSdk() {
+    void onlyTheTunnelMetaAndTablePackagesAndTheWritersAdapterTouchTheSdk() {
         noClasses()
                 .that()
                 .resideOutsideOfPackages(
                         "io.tablestorecdc.checkpoint.tunnel..",
-                        "io.tablestorecdc.checkpoint.meta..")
+                        "io.tablestorecdc.checkpoint.meta..",
+                        "io.tablestorecdc.checkpoint.table..")
                 .and()
                 .haveNameNotMatching(
                         "io\\.tablestorecdc\\.checkpoint\\.write\\.SdkTableWriteClient(\\$.*)?")

@@ -33,13 +33,13 @@ import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.condition.SingleColumnValueCondition;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.model.TransientErrors;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -62,18 +62,6 @@ public final class SdkMetaTableClient implements MetaTableClient {
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,254}");
     private static final long RETRY_TIMEOUT_MILLIS = 30_000;
     private static final int ROW_RETRY_ATTEMPTS = 6;
-    private static final Set<String> TRANSIENT_ROW_ERRORS =
-            Set.of(
-                    ErrorCode.SERVER_BUSY,
-                    ErrorCode.PARTITION_UNAVAILABLE,
-                    ErrorCode.TABLE_NOT_READY,
-                    ErrorCode.ROW_OPERATION_CONFLICT,
-                    ErrorCode.NOT_ENOUGH_CAPACITY_UNIT,
-                    ErrorCode.STORAGE_TIMEOUT,
-                    ErrorCode.INTERNAL_SERVER_ERROR,
-                    ErrorCode.SERVER_UNAVAILABLE,
-                    ErrorCode.QUOTA_EXHAUSTED);
-
     private final SyncClientInterface client;
     private final String tableName;
 
@@ -294,7 +282,7 @@ public final class SdkMetaTableClient implements MetaTableClient {
                 outcomes[index] = PutOutcome.WRITTEN;
             } else if (ErrorCode.CONDITION_CHECK_FAIL.equals(result.getError().getCode())) {
                 outcomes[index] = PutOutcome.ALREADY_EXISTS;
-            } else if (!last && TRANSIENT_ROW_ERRORS.contains(result.getError().getCode())) {
+            } else if (!last && TransientErrors.isTransient(result.getError().getCode())) {
                 retry.add(index);
             } else {
                 throw rowFailure(changes.get(index), result);

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.model.TransientErrors;
 import io.tablestorecdc.checkpoint.write.TableWriteClient.RowOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -196,7 +197,7 @@ public final class BufferedTableWriter implements AutoCloseable {
                 continue;
             }
             String code = outcome.errorCode().orElseThrow();
-            if (!RetriableErrors.isRetriable(code)) {
+            if (!TransientErrors.isTransient(code)) {
                 counters.written(written);
                 throw rowRefused(rows.get(i), outcome);
             }

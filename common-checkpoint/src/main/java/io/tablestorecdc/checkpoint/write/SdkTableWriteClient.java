@@ -20,6 +20,7 @@ import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.PrimaryKeyColumn;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.model.TransientErrors;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,7 +67,7 @@ public final class SdkTableWriteClient implements TableWriteClient {
             throw new WriteRequestException(
                     e.getErrorCode(),
                     e.getMessage() + " (request id " + e.getRequestId() + ")",
-                    RetriableErrors.isRetriable(e.getErrorCode()) || e.getHttpStatus() >= 500,
+                    TransientErrors.isTransient(e.getErrorCode()) || e.getHttpStatus() >= 500,
                     e);
         } catch (ClientException e) {
             throw new WriteRequestException(CLIENT_ERROR, e.getMessage(), !interrupted(e), e);

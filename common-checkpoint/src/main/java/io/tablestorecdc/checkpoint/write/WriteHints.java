@@ -1,5 +1,7 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.model.TransientErrors;
+
 /** What a user can do about a write the service refused, by its error code. */
 final class WriteHints {
 
@@ -17,7 +19,7 @@ final class WriteHints {
         if ("OTSAuthFailed".equals(code) || "OTSNoPermissionAccess".equals(code)) {
             return "Check the credentials and that they may write this table";
         }
-        if (RetriableErrors.isRetriable(code) || "ClientError".equals(code)) {
+        if (TransientErrors.isTransient(code) || "ClientError".equals(code)) {
             return "The service or the network is overloaded or unavailable: check the endpoint"
                     + " and network, raise the number of retries, or lower the write rate";
         }

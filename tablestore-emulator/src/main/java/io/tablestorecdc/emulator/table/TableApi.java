@@ -3,6 +3,9 @@ package io.tablestorecdc.emulator.table;
 import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
 import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RecordColumn;
 import com.alicloud.openservices.tablestore.model.Row;
 import com.alicloud.openservices.tablestore.model.RowExistenceExpectation;
@@ -33,7 +36,8 @@ public final class TableApi implements ActionHandler {
                     "DeleteRow",
                     "GetRange",
                     "BatchWriteRow",
-                    "BatchGetRow");
+                    "BatchGetRow",
+                    "ComputeSplitPointsBySize");
 
     private final TableStore store;
 
@@ -90,6 +94,9 @@ public final class TableApi implements ActionHandler {
                 return batchWriteRow(OtsInternalApi.BatchWriteRowRequest.parseFrom(body));
             case "BatchGetRow":
                 return batchGetRow(OtsInternalApi.BatchGetRowRequest.parseFrom(body));
+            case "ComputeSplitPointsBySize":
+                return computeSplitPoints(
+                        OtsInternalApi.ComputeSplitPointsBySizeRequest.parseFrom(body));
             default:
                 throw new EmulatorError(
                         "OTSUnsupportOperation",
@@ -339,7 +346,79 @@ public final class TableApi implements ActionHandler {
         }
     }
 
-    private MessageLite batchGetRow(OtsInternalApi.BatchGetRowRequest request) {
+    /** The service's limit of rows in one BatchGetRow request (its API reference). */
+    static final int BATCH_GET_MAX_ROWS = 100;
+
+    /** The unit of ComputeSplitPointsBySize's split_size when the request names none: 100 MB. */
+    static final long SPLIT_SIZE_UNIT_BYTES = 100L * 1024 * 1024;
+
+    /** Split points the emulator returns at most when the request sets no limit. */
+    static final int MAX_SPLIT_POINTS = 10_000;
+
+    /**
+     * Answers with the table's primary-key schema, split points on its first primary-key column
+     * (see {@link TableStore#splitPoints}) and one location for all splits, which the SDK turns
+     * into splits from INF_MIN to INF_MAX.
+     */
+    private MessageLite computeSplitPoints(OtsInternalApi.ComputeSplitPointsBySizeRequest request)
+            throws EmulatorError {
+        if (request.getSplitSize() <= 0) {
+            throw EmulatorError.parameterInvalid(
+                    "ComputeSplitPointsBySize split_size must be positive, got "
+                            + request.getSplitSize());
+        }
+        long unit =
+                request.hasSplitSizeUnitInByte()
+                        ? request.getSplitSizeUnitInByte()
+                        : SPLIT_SIZE_UNIT_BYTES;
+        if (unit <= 0) {
+            throw EmulatorError.parameterInvalid(
+                    "ComputeSplitPointsBySize split_size_unit_in_byte must be positive, got "
+                            + unit);
+        }
+        int limit = request.hasSplitPointLimit() ? request.getSplitPointLimit() : MAX_SPLIT_POINTS;
+        if (limit < 0) {
+            throw EmulatorError.parameterInvalid(
+                    "ComputeSplitPointsBySize split_point_limit must not be negative, got "
+                            + limit);
+        }
+        String table = request.getTableName();
+        List<PrimaryKeySchema> schema = store.primaryKeySchema(table);
+        long splitBytes =
+                Math.multiplyHigh(request.getSplitSize(), unit) != 0
+                        ? Long.MAX_VALUE
+                        : request.getSplitSize() * unit;
+        List<PrimaryKeyValue> points = store.splitPoints(table, splitBytes, limit);
+        OtsInternalApi.ComputeSplitPointsBySizeResponse.Builder out =
+                OtsInternalApi.ComputeSplitPointsBySizeResponse.newBuilder()
+                        .setConsumed(consumed(1, 0));
+        for (PrimaryKeySchema pk : schema) {
+            out.addSchema(
+                    OtsInternalApi.PrimaryKeySchema.newBuilder()
+                            .setName(pk.getName())
+                            .setType(OtsInternalApi.PrimaryKeyType.valueOf(pk.getType().name())));
+        }
+        String first = schema.get(0).getName();
+        for (PrimaryKeyValue point : points) {
+            out.addSplitPoints(
+                    PlainBufferCodec.encodePrimaryKey(
+                            PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                    .addPrimaryKeyColumn(first, point)
+                                    .build()));
+        }
+        out.addLocations(
+                OtsInternalApi.ComputeSplitPointsBySizeResponse.SplitLocation.newBuilder()
+                        .setLocation(SPLIT_LOCATION)
+                        .setRepeat(points.size() + 1L));
+        return out.build();
+    }
+
+    /** The one storage location the emulator reports for every split. */
+    static final String SPLIT_LOCATION = "emulator-0";
+
+    private MessageLite batchGetRow(OtsInternalApi.BatchGetRowRequest request)
+            throws EmulatorError {
+        checkBatchGet(request);
         OtsInternalApi.BatchGetRowResponse.Builder out =
                 OtsInternalApi.BatchGetRowResponse.newBuilder();
         for (OtsInternalApi.TableInBatchGetRowRequest table : request.getTablesList()) {
@@ -353,6 +432,22 @@ public final class TableApi implements ActionHandler {
             out.addTables(tableOut);
         }
         return out.build();
+    }
+
+    private static void checkBatchGet(OtsInternalApi.BatchGetRowRequest request)
+            throws EmulatorError {
+        int rows = 0;
+        for (OtsInternalApi.TableInBatchGetRowRequest table : request.getTablesList()) {
+            rows += table.getPrimaryKeyCount();
+        }
+        if (rows > BATCH_GET_MAX_ROWS) {
+            throw EmulatorError.parameterInvalid(
+                    "Rows count exceeds the upper limit: the BatchGetRow request reads "
+                            + rows
+                            + " rows; at most "
+                            + BATCH_GET_MAX_ROWS
+                            + " are allowed per request: split it");
+        }
     }
 
     private OtsInternalApi.RowInBatchGetRowResponse batchGetOne(

@@ -374,6 +374,53 @@ public final class TableStore implements TableAccess {
         return new RangePage(rows, Optional.empty());
     }
 
+    /**
+     * Split points of the table's key space, as ComputeSplitPointsBySize answers: values of the
+     * first primary-key column, ascending, each starting a new split. The service cuts where its
+     * storage partitions and size statistics say; the emulator walks the rows in key order and cuts
+     * before the row at which the rows so far reach {@code splitBytes} (each row counted by the
+     * SDK's data size of its key and columns), never twice on one first-column value, and keeps at
+     * most {@code maxPoints} points. An empty or small table gets none: one split.
+     */
+    public List<PrimaryKeyValue> splitPoints(String tableName, long splitBytes, int maxPoints)
+            throws EmulatorError {
+        Table table = table(tableName);
+        table.lock.readLock().lock();
+        try {
+            List<PrimaryKeyValue> points = new ArrayList<>();
+            long bytes = 0;
+            for (StoredRow row : table.rows.values()) {
+                PrimaryKeyValue first = row.primaryKey().getPrimaryKeyColumn(0).getValue();
+                boolean newValue =
+                        points.isEmpty()
+                                || PrimaryKeyOrder.compareValues(
+                                                points.get(points.size() - 1), first)
+                                        < 0;
+                if (bytes >= splitBytes && newValue && points.size() < maxPoints) {
+                    points.add(first);
+                    bytes = 0;
+                }
+                bytes += rowBytes(row);
+            }
+            return points;
+        } finally {
+            table.lock.readLock().unlock();
+        }
+    }
+
+    /** The table's primary-key schema, in order. */
+    public List<PrimaryKeySchema> primaryKeySchema(String tableName) throws EmulatorError {
+        return table(tableName).description.meta().getPrimaryKeyList();
+    }
+
+    private static long rowBytes(StoredRow row) {
+        long bytes = row.primaryKey().getDataSize();
+        for (Column column : row.columns().values()) {
+            bytes += column.getDataSize();
+        }
+        return bytes;
+    }
+
     @Override
     public Optional<TableMeta> tableMeta(String table) {
         return Optional.ofNullable(tables.get(table)).map(t -> t.description.meta());

@@ -1,0 +1,139 @@
+package io.tablestorecdc.checkpoint.table;
+
+import com.alicloud.openservices.tablestore.ClientConfiguration;
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.SyncClientInterface;
+import com.alicloud.openservices.tablestore.model.BatchGetRowRequest;
+import com.alicloud.openservices.tablestore.model.BatchGetRowResponse;
+import com.alicloud.openservices.tablestore.model.ComputeSplitsBySizeRequest;
+import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
+import com.alicloud.openservices.tablestore.model.Direction;
+import com.alicloud.openservices.tablestore.model.GetRangeRequest;
+import com.alicloud.openservices.tablestore.model.GetRangeResponse;
+import com.alicloud.openservices.tablestore.model.MultiRowQueryCriteria;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
+import com.alicloud.openservices.tablestore.model.Split;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@link TableService} over the SDK's {@link SyncClient}: the only code that sends a data table's
+ * read requests. Whole requests are retried by the SDK's default retry strategy (all of them are
+ * idempotent reads).
+ */
+public final class SdkTableService implements TableService {
+
+    private static final long BYTES_PER_100_MB = 100L * 1024 * 1024;
+
+    private final SyncClientInterface client;
+    private final String tableName;
+    private volatile List<PrimaryKeySchema> primaryKey;
+
+    SdkTableService(SyncClientInterface client, String tableName) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.tableName = Objects.requireNonNull(tableName, "tableName");
+    }
+
+    /** A service for table {@code tableName} on the instance {@code endpoint} names. */
+    public static SdkTableService connect(TablestoreEndpoint endpoint, String tableName) {
+        if (tableName == null || tableName.isBlank()) {
+            throw new IllegalArgumentException("Set the table name ('table.name')");
+        }
+        SyncClient client =
+                new SyncClient(
+                        endpoint.endpoint(),
+                        SdkCredentials.open(endpoint.credentials()),
+                        endpoint.instanceName(),
+                        new ClientConfiguration(),
+                        null);
+        return new SdkTableService(client, tableName);
+    }
+
+    @Override
+    public String tableName() {
+        return tableName;
+    }
+
+    @Override
+    public List<PrimaryKeySchema> primaryKey() {
+        List<PrimaryKeySchema> known = primaryKey;
+        if (known == null) {
+            known =
+                    List.copyOf(
+                            client.describeTable(new DescribeTableRequest(tableName))
+                                    .getTableMeta()
+                                    .getPrimaryKeyList());
+            primaryKey = known;
+        }
+        return known;
+    }
+
+    @Override
+    public List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns) {
+        MultiRowQueryCriteria criteria = new MultiRowQueryCriteria(tableName);
+        criteria.setMaxVersions(1);
+        keys.forEach(criteria::addRow);
+        columns.forEach(criteria::addColumnsToGet);
+        BatchGetRowRequest request = new BatchGetRowRequest();
+        request.addMultiRowQueryCriteria(criteria);
+        BatchGetRowResponse response = client.batchGetRow(request);
+        List<RowResult> out = new ArrayList<>(keys.size());
+        for (BatchGetRowResponse.RowResult row : response.getBatchGetRowResult(tableName)) {
+            out.add(
+                    row.isSucceed()
+                            ? RowResult.read(Optional.ofNullable(row.getRow()))
+                            : RowResult.failed(
+                                    new ServiceError(
+                                            row.getError().getCode(),
+                                            row.getError().getMessage())));
+        }
+        return out;
+    }
+
+    @Override
+    public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
+        RangeRowQueryCriteria criteria = new RangeRowQueryCriteria(tableName);
+        criteria.setInclusiveStartPrimaryKey(range.inclusiveStart());
+        criteria.setExclusiveEndPrimaryKey(range.exclusiveEnd());
+        criteria.setDirection(Direction.FORWARD);
+        criteria.setMaxVersions(1);
+        criteria.setLimit(limit);
+        columns.forEach(criteria::addColumnsToGet);
+        GetRangeResponse response = client.getRange(new GetRangeRequest(criteria));
+        return new RangePage(
+                response.getRows(), Optional.ofNullable(response.getNextStartPrimaryKey()));
+    }
+
+    @Override
+    public List<KeyRange> splits(long bytes) {
+        ComputeSplitsBySizeRequest request = new ComputeSplitsBySizeRequest();
+        request.setTableName(tableName);
+        if (bytes % BYTES_PER_100_MB == 0) {
+            request.setSplitSizeIn100MB(bytes / BYTES_PER_100_MB);
+        } else {
+            request.setSplitSizeInByte(1, bytes);
+        }
+        List<KeyRange> out = new ArrayList<>();
+        for (Split split : client.computeSplitsBySize(request).getSplits()) {
+            out.add(new KeyRange(split.getLowerBound(), split.getUpperBound()));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        client.shutdown();
+    }
+
+    @Override
+    public String toString() {
+        return "SdkTableService{table=" + tableName + "}";
+    }
+}

@@ -1,0 +1,35 @@
+package io.tablestorecdc.checkpoint.table;
+
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The read requests of one data table, one service request per call. Implementations do no
+ * batching, paging or row retries: {@link TableReader} does. Each call may throw the SDK's
+ * exceptions for a failed request as a whole.
+ */
+public interface TableService extends AutoCloseable {
+
+    /** The table's name. */
+    String tableName();
+
+    /** The table's primary-key columns, in order (DescribeTable). */
+    List<PrimaryKeySchema> primaryKey();
+
+    /**
+     * One BatchGetRow of at most {@link TableReader#MAX_KEYS_PER_BATCH} full keys, answered in key
+     * order; {@code columns} empty reads every column.
+     */
+    List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns);
+
+    /** One forward GetRange page of at most {@code limit} rows; {@code columns} as above. */
+    RangePage getRange(KeyRange range, Set<String> columns, int limit);
+
+    /** ComputeSplitsBySize: ranges that cover the key space in order, about {@code bytes} each. */
+    List<KeyRange> splits(long bytes);
+
+    @Override
+    void close();
+}

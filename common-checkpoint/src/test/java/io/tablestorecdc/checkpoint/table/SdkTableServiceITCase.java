@@ -1,0 +1,177 @@
+package io.tablestorecdc.checkpoint.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.Row;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.emulator.TablestoreEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@link SdkTableService} and {@link TableReader} through the real SDK on the emulator. */
+class SdkTableServiceITCase {
+
+    private static final String TABLE = "dim";
+    private static final int ROWS = 240;
+
+    static TablestoreEmulator emulator;
+    static SyncClient sync;
+    static SdkTableService service;
+    static TableReader reader;
+
+    @BeforeAll
+    static void start() {
+        emulator = TablestoreEmulator.builder().build().start();
+        sync = emulator.newSyncClient();
+        TableMeta meta = new TableMeta(TABLE);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        meta.addPrimaryKeyColumn("n", PrimaryKeyType.INTEGER);
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        for (int first = 0; first < ROWS; first += 120) {
+            BatchWriteRowRequest batch = new BatchWriteRowRequest();
+            for (int i = first; i < first + 120; i++) {
+                RowPutChange put = new RowPutChange(TABLE, key("g" + (i / 10), i));
+                put.addColumn(new Column("v", ColumnValue.fromString("x".repeat(500))));
+                put.addColumn(new Column("seq", ColumnValue.fromLong(i)));
+                batch.addRowChange(put);
+            }
+            assertThat(sync.batchWriteRow(batch).isAllSucceed()).isTrue();
+        }
+        service =
+                SdkTableService.connect(
+                        new TablestoreEndpoint(
+                                emulator.endpoint(),
+                                emulator.instanceName(),
+                                TablestoreCredentials.of(
+                                        emulator.accessKeyId(), emulator.accessKeySecret())),
+                        TABLE);
+        reader = new TableReader(service, 3);
+    }
+
+    @AfterAll
+    static void stop() {
+        service.close();
+        sync.shutdown();
+        emulator.close();
+    }
+
+    static PrimaryKey key(String id, long n) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn("id", PrimaryKeyValue.fromString(id))
+                .addPrimaryKeyColumn("n", PrimaryKeyValue.fromLong(n))
+                .build();
+    }
+
+    private static long seq(Row row) {
+        return row.getLatestColumn("seq").getValue().asLong();
+    }
+
+    @Test
+    void theSchemaIsTheTablesPrimaryKey() {
+        assertThat(reader.primaryKey())
+                .extracting(PrimaryKeySchema::getName)
+                .containsExactly("id", "n");
+    }
+
+    @Test
+    void moreThanOneHundredKeysAreReadWithProjection() {
+        List<PrimaryKey> keys = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            keys.add(key("g" + (i / 10), i));
+        }
+        keys.add(key("nope", 0));
+
+        List<Optional<Row>> rows = reader.get(keys, Set.of("seq"));
+
+        assertThat(rows).hasSize(151);
+        assertThat(rows.subList(0, 150))
+                .allSatisfy(r -> assertThat(r.get().getColumns()).hasSize(1));
+        assertThat(seq(rows.get(149).get())).isEqualTo(149);
+        assertThat(rows.get(150)).isEmpty();
+    }
+
+    @Test
+    void aPrefixLookupReturnsTheRowsOfOneFirstColumnValue() {
+        List<Row> rows = reader.getByPrefix(List.of(PrimaryKeyValue.fromString("g3")), Set.of());
+
+        assertThat(rows)
+                .extracting(SdkTableServiceITCase::seq)
+                .containsExactly(30L, 31L, 32L, 33L, 34L, 35L, 36L, 37L, 38L, 39L);
+    }
+
+    @Test
+    void splitsCoverTheTableAndReadLikeOneRange() {
+        List<KeyRange> splits = reader.splits(20 * 1024);
+        List<Long> bySplit = new ArrayList<>();
+        for (KeyRange split : splits) {
+            bySplit.addAll(readAll(split));
+        }
+
+        assertThat(splits).hasSizeGreaterThan(2);
+        assertThat(bySplit).hasSize(ROWS).containsExactlyElementsOf(readAll(reader.wholeTable()));
+    }
+
+    @Test
+    void aWrongKeyFailsWithTheServiceError() {
+        PrimaryKey wrong =
+                PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                        .addPrimaryKeyColumn("id", PrimaryKeyValue.fromLong(1))
+                        .addPrimaryKeyColumn("n", PrimaryKeyValue.fromLong(1))
+                        .build();
+
+        assertThatThrownBy(() -> reader.get(List.of(wrong), Set.of()))
+                .isInstanceOf(RowReadException.class)
+                .hasMessageContaining("OTSParameterInvalid")
+                .hasMessageContaining("not retriable");
+    }
+
+    @Test
+    void aMissingTableIsTheServicesError() {
+        try (SdkTableService missing =
+                SdkTableService.connect(
+                        new TablestoreEndpoint(
+                                emulator.endpoint(),
+                                emulator.instanceName(),
+                                TablestoreCredentials.of(
+                                        emulator.accessKeyId(), emulator.accessKeySecret())),
+                        "no_such_table")) {
+            assertThatThrownBy(missing::primaryKey)
+                    .isInstanceOfSatisfying(
+                            TableStoreException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo("OTSObjectNotExist"));
+        }
+    }
+
+    private static List<Long> readAll(KeyRange range) {
+        List<Long> out = new ArrayList<>();
+        Optional<PrimaryKey> next = Optional.of(range.inclusiveStart());
+        while (next.isPresent()) {
+            RangePage page =
+                    reader.readPage(new KeyRange(next.get(), range.exclusiveEnd()), Set.of("seq"));
+            page.rows().forEach(r -> out.add(seq(r)));
+            next = page.nextStart();
+        }
+        return out;
+    }
+}

@@ -1,0 +1,156 @@
+package io.tablestorecdc.flink.table.tablestore;
+
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ACCESS_KEY_ID;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ACCESS_KEY_SECRET;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.CREDENTIALS_ECS_METADATA_ENDPOINT;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.CREDENTIALS_ECS_ROLE_NAME;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.CREDENTIALS_PROVIDER;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ENDPOINT;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.INSTANCE_NAME;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.STS_TOKEN;
+import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TABLE_NAME;
+
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import io.tablestorecdc.checkpoint.settings.TableConnection;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.lookup.LookupOptions;
+import org.apache.flink.table.connector.source.lookup.cache.DefaultLookupCache;
+import org.apache.flink.table.connector.source.lookup.cache.LookupCache;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * {@code 'connector' = 'tablestore'} as a source: a Tablestore table as a dimension table in lookup
+ * joins. The DDL's primary key must be the table's.
+ */
+@PublicEvolving
+public final class TablestoreTableSourceFactory implements DynamicTableSourceFactory {
+
+    public static final String IDENTIFIER = "tablestore";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(ENDPOINT, INSTANCE_NAME, TABLE_NAME);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(
+                ACCESS_KEY_ID,
+                ACCESS_KEY_SECRET,
+                STS_TOKEN,
+                CREDENTIALS_PROVIDER,
+                CREDENTIALS_ECS_ROLE_NAME,
+                CREDENTIALS_ECS_METADATA_ENDPOINT,
+                TablestoreTableOptions.LOOKUP_ASYNC,
+                LookupOptions.CACHE_TYPE,
+                LookupOptions.PARTIAL_CACHE_MAX_ROWS,
+                LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_WRITE,
+                LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_ACCESS,
+                LookupOptions.PARTIAL_CACHE_CACHE_MISSING_KEY,
+                LookupOptions.MAX_RETRIES);
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        String subject =
+                "table '"
+                        + context.getObjectIdentifier().asSummaryString()
+                        + "' ('connector' = '"
+                        + IDENTIFIER
+                        + "')";
+        TableConnection settings =
+                parse(
+                        () ->
+                                TableConnection.parse(
+                                        context.getCatalogTable().getOptions(),
+                                        key ->
+                                                "add '"
+                                                        + key
+                                                        + "' = '...' to the table's WITH clause",
+                                        subject,
+                                        "docs/tablestore-table.md"));
+        helper.validate();
+        ReadableConfig options = helper.getOptions();
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
+        parse(() -> new RowConverter(rowType));
+        List<String> primaryKey = checkPrimaryKey(settings, schema, subject);
+        int maxRetries = options.get(LookupOptions.MAX_RETRIES);
+        if (maxRetries < 0) {
+            throw new ValidationException(
+                    "Option 'lookup.max-retries' must not be negative, got " + maxRetries);
+        }
+        return new TablestoreDynamicTableSource(
+                settings,
+                rowType,
+                primaryKey,
+                options.get(TablestoreTableOptions.LOOKUP_ASYNC),
+                maxRetries,
+                cache(options));
+    }
+
+    private static LookupCache cache(ReadableConfig options) {
+        switch (options.get(LookupOptions.CACHE_TYPE)) {
+            case PARTIAL:
+                return DefaultLookupCache.fromConfig(options);
+            case NONE:
+                return null;
+            default:
+                throw new ValidationException(
+                        "Option 'lookup.cache' = '"
+                                + options.get(LookupOptions.CACHE_TYPE)
+                                + "' is not supported by Tablestore; use NONE or PARTIAL");
+        }
+    }
+
+    /** The table's primary key, after checking the DDL declares the same one. */
+    private static List<String> checkPrimaryKey(
+            TableConnection settings, ResolvedSchema schema, String subject) {
+        List<String> declared = schema.getPrimaryKey().map(k -> k.getColumns()).orElse(List.of());
+        List<String> actual;
+        try (SdkTableService service =
+                SdkTableService.connect(settings.tablestoreEndpoint(), settings.tableName())) {
+            actual = service.primaryKey().stream().map(PrimaryKeySchema::getName).toList();
+        }
+        if (!declared.equals(actual)) {
+            throw new ValidationException(
+                    "The primary key of "
+                            + subject
+                            + " is "
+                            + (declared.isEmpty() ? "not declared" : declared.toString())
+                            + " but Tablestore table '"
+                            + settings.tableName()
+                            + "' has primary key "
+                            + actual
+                            + "; declare PRIMARY KEY ("
+                            + String.join(", ", actual)
+                            + ") NOT ENFORCED in the DDL");
+        }
+        return actual;
+    }
+
+    private static <T> T parse(Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
+    }
+}
