@@ -9,6 +9,7 @@ import io.tablestorecdc.checkpoint.write.RowWrite;
 import io.tablestorecdc.checkpoint.write.TablestoreWriteException;
 import io.tablestorecdc.checkpoint.write.WriteMode;
 import io.tablestorecdc.flink.sink.RowWriteConverter;
+import io.tablestorecdc.flink.source.deserializer.CellTypes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -197,14 +198,7 @@ final class RowDataRowWriteConverter implements RowWriteConverter<RowData> {
 
     /** The Tablestore type a column of {@code type} is written as, if any. */
     static Optional<CellValue.Type> cellType(LogicalType type) {
-        return switch (type.getTypeRoot()) {
-            case CHAR, VARCHAR -> Optional.of(CellValue.Type.STRING);
-            case BIGINT, INTEGER, SMALLINT, TINYINT -> Optional.of(CellValue.Type.INTEGER);
-            case DOUBLE, FLOAT -> Optional.of(CellValue.Type.DOUBLE);
-            case BOOLEAN -> Optional.of(CellValue.Type.BOOLEAN);
-            case BINARY, VARBINARY -> Optional.of(CellValue.Type.BINARY);
-            default -> Optional.empty();
-        };
+        return CellTypes.of(type);
     }
 
     private static void checkWritable(String name, LogicalType type) {

@@ -38,7 +38,7 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.producedType = Objects.requireNonNull(producedType, "producedType");
         for (RowType.RowField field : rowType.getFields()) {
-            requireSupported(field);
+            CellTypes.requireSupported(field);
         }
     }
 
@@ -174,31 +174,6 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
                         + field.getType()
                         + "; declare a matching type or set skip.invalid.data=true to skip such"
                         + " rows");
-    }
-
-    private static void requireSupported(RowType.RowField field) {
-        switch (field.getType().getTypeRoot()) {
-            case CHAR:
-            case VARCHAR:
-            case BIGINT:
-            case INTEGER:
-            case SMALLINT:
-            case TINYINT:
-            case DOUBLE:
-            case FLOAT:
-            case BOOLEAN:
-            case BINARY:
-            case VARBINARY:
-                return;
-            default:
-                throw new IllegalArgumentException(
-                        "Field '"
-                                + field.getName()
-                                + "' has type "
-                                + field.getType()
-                                + ", which Tablestore cells cannot hold; use STRING, BIGINT, INT,"
-                                + " SMALLINT, TINYINT, DOUBLE, FLOAT, BOOLEAN or BYTES");
-        }
     }
 
     @Override

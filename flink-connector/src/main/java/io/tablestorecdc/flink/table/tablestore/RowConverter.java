@@ -5,6 +5,7 @@ import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.flink.source.deserializer.CellTypes;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ final class RowConverter implements Serializable {
 
     RowConverter(RowType rowType) {
         for (RowType.RowField field : rowType.getFields()) {
-            requireSupported(field);
+            CellTypes.requireSupported(field);
         }
         this.rowType = rowType;
     }
@@ -164,30 +165,5 @@ final class RowConverter implements Serializable {
                         + row.getPrimaryKey()
                         + " holds a value that does not fit the declared type "
                         + field.getType());
-    }
-
-    private static void requireSupported(RowType.RowField field) {
-        switch (field.getType().getTypeRoot()) {
-            case CHAR:
-            case VARCHAR:
-            case BIGINT:
-            case INTEGER:
-            case SMALLINT:
-            case TINYINT:
-            case DOUBLE:
-            case FLOAT:
-            case BOOLEAN:
-            case BINARY:
-            case VARBINARY:
-                return;
-            default:
-                throw new IllegalArgumentException(
-                        "Field '"
-                                + field.getName()
-                                + "' has type "
-                                + field.getType()
-                                + ", which Tablestore cells cannot hold; use STRING, BIGINT, INT,"
-                                + " SMALLINT, TINYINT, DOUBLE, FLOAT, BOOLEAN or BYTES");
-        }
     }
 }
