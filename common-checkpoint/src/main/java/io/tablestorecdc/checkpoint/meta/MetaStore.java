@@ -509,7 +509,9 @@ public final class MetaStore {
         }
         String previous = format.clientId(getExisting(row.key()));
         if (!previous.equals(clientId)
-                && !client.replaceIf(row, MetaRowFormat.COL_CLIENT_ID, MetaValue.text(previous))) {
+                && !client.replaceIf(row, MetaRowFormat.COL_CLIENT_ID, MetaValue.text(previous))
+                // A retried write whose first attempt landed fails its condition: read which.
+                && !format.clientId(getExisting(row.key())).equals(clientId)) {
             throw new MetaTableException(
                     "The tunnel client recorded for tunnel "
                             + tunnelId

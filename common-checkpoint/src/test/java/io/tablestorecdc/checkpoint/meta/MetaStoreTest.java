@@ -397,6 +397,37 @@ class MetaStoreTest {
     // ---- lost responses: every write is safe to retry ----
 
     @Test
+    void aNewTunnelClientIsRecordedWhenTheRetriedReplaceHadLanded() {
+        store.recordTunnelClient(TUNNEL, "client-of-the-crashed-run");
+        table.echoWrites(true);
+
+        store.recordTunnelClient(TUNNEL, "client-of-this-run");
+
+        assertThat(store.lastTunnelClient(TUNNEL)).contains("client-of-this-run");
+    }
+
+    @Test
+    void aTunnelClientRecordedMeanwhileByAnotherConsumerIsRefused() {
+        store.recordTunnelClient(TUNNEL, "client-1");
+        MetaRow theirs = MetaRowFormat.clientRow(TUNNEL, "client-of-another-consumer");
+        MetaStore racing =
+                new MetaStore(
+                        new ForwardingMetaTableClient(table) {
+                            @Override
+                            public boolean replaceIf(
+                                    MetaRow row, String column, MetaValue expected) {
+                                table.putRaw(theirs);
+                                return super.replaceIf(row, column, expected);
+                            }
+                        });
+
+        assertThatThrownBy(() -> racing.recordTunnelClient(TUNNEL, "client-2"))
+                .isInstanceOf(MetaTableException.class)
+                .hasMessageContaining("another consumer is writing this tunnel's rows");
+        assertThat(store.lastTunnelClient(TUNNEL)).contains("client-of-another-consumer");
+    }
+
+    @Test
     void everyOperationSucceedsWhenTheSdkRetriesAWriteThatHadLanded() {
         table.echoWrites(true);
         store.seed(snapshot(T1, reading("a", 1)), 0);
