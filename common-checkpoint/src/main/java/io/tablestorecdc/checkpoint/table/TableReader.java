@@ -8,9 +8,12 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -173,6 +176,46 @@ public final class TableReader {
             throw new IllegalArgumentException("A split size must be positive, got " + bytes);
         }
         return service.splits(bytes);
+    }
+
+    /**
+     * The ranges a bounded scan reads: the table's splits of about {@code bytes} each, cut to
+     * {@code bounds} (splits outside them dropped), in key order.
+     */
+    public List<KeyRange> scanRanges(long bytes, KeyBounds bounds) {
+        return bounds.restrict(splits(bytes), service.primaryKey());
+    }
+
+    /**
+     * The rows of {@code range} in key order, read one GetRange page at a time as the iterator
+     * advances; {@code columns} empty reads every column.
+     */
+    public Iterator<Row> rows(KeyRange range, Set<String> columns) {
+        Objects.requireNonNull(range, "range");
+        Set<String> wanted = Set.copyOf(columns);
+        return new Iterator<>() {
+            private Iterator<Row> page = Collections.emptyIterator();
+            private Optional<PrimaryKey> next = Optional.of(range.inclusiveStart());
+
+            @Override
+            public boolean hasNext() {
+                while (!page.hasNext() && next.isPresent()) {
+                    RangePage read =
+                            readPage(new KeyRange(next.get(), range.exclusiveEnd()), wanted);
+                    page = read.rows().iterator();
+                    next = read.nextStart();
+                }
+                return page.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return page.next();
+            }
+        };
     }
 
     /** The range of the whole table: INF_MIN to INF_MAX in every primary-key column. */

@@ -140,4 +140,19 @@ class TableReaderTest {
         assertThatThrownBy(() -> reader.splits(0))
                 .hasMessage("A split size must be positive, got 0");
     }
+
+    @Test
+    void rowsOfARangeAreReadPageByPageAsTheIteratorAdvances() {
+        IntStream.range(0, 7).forEach(i -> service.put("r", i, "v" + i));
+        KeyRange range = new KeyRange(key("r", 1), key("r", 6));
+
+        java.util.Iterator<Row> rows = reader.rows(range, Set.of("v"));
+
+        assertThat(service.ranges).isEmpty();
+        List<String> values = new ArrayList<>();
+        rows.forEachRemaining(row -> values.add(row.getLatestColumn("v").getValue().asString()));
+        assertThat(values).containsExactly("v1", "v2", "v3", "v4", "v5");
+        assertThat(service.ranges).containsExactly(range, new KeyRange(key("r", 4), key("r", 6)));
+        assertThatThrownBy(rows::next).isInstanceOf(java.util.NoSuchElementException.class);
+    }
 }
