@@ -109,7 +109,7 @@ final class BatchOverhead {
     }
 
     private Mark mark(long batchId, long rows) {
-        return new Mark(batchId, rows, counters.requests(), counters.metaWritten());
+        return new Mark(batchId, rows, counters.requests(), counters.metaWrites().written());
     }
 
     private StreamingQueryListener marker(List<Mark> marks) {
@@ -198,12 +198,12 @@ final class BatchOverhead {
         try {
             // The first triggers drain what the last batch left uncommitted; idleness counts after.
             List<StreamingQueryProgress> idle = awaitIdle(query, 3);
-            long metaBefore = counters.metaWritten();
+            long metaBefore = counters.metaWrites().written();
             RequestCounts before = counters.requests();
             int seen = idle.size();
             List<StreamingQueryProgress> after = awaitIdle(query, seen + triggers);
             RequestCounts asked = counters.requests().minus(before);
-            long added = counters.metaWritten() - metaBefore;
+            long added = counters.metaWrites().written() - metaBefore;
             List<StreamingQueryProgress> measured = after.subList(seen, after.size());
             int n = measured.size();
             return new Idle(

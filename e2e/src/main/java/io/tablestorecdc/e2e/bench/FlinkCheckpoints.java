@@ -149,8 +149,8 @@ final class FlinkCheckpoints {
     }
 
     private Mark mark() {
-        return new Mark(
-                counters.requests(), counters.metaWritten(), counters.metaDeleted(), SEEN.get());
+        ServerCounters.MetaWrites meta = counters.metaWrites();
+        return new Mark(counters.requests(), meta.written(), meta.deleted(), SEEN.get());
     }
 
     /** The id of the first checkpoint completed after every expected record reached the sink. */

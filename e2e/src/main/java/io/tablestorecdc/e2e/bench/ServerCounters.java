@@ -20,13 +20,18 @@ import java.util.Map;
  */
 interface ServerCounters {
 
+    /** Rows written to and deleted from the meta table since the emulator started. */
+    record MetaWrites(long written, long deleted) {}
+
     RequestCounts requests();
 
-    long metaWritten();
+    /** The meta table's write counters, read together and without scanning the table. */
+    MetaWrites metaWrites();
 
-    long metaDeleted();
-
-    /** Rows the meta table holds now (0 before it exists): what purging leaves behind. */
+    /**
+     * Rows the meta table holds now (0 before it exists): what purging leaves behind. Scans the
+     * table: read it at the start and end of a measurement, not per batch.
+     */
     long metaLiveRows();
 
     /** Counters of an emulator in this JVM. */
@@ -38,13 +43,8 @@ interface ServerCounters {
             }
 
             @Override
-            public long metaWritten() {
-                return number(emulator.rowCounts().of(metaTable), "written");
-            }
-
-            @Override
-            public long metaDeleted() {
-                return number(emulator.rowCounts().of(metaTable), "deleted");
+            public MetaWrites metaWrites() {
+                return writes(emulator.rowCounts().of(metaTable, false));
             }
 
             @Override
@@ -61,6 +61,7 @@ interface ServerCounters {
     static ServerCounters overHttp(String endpoint, String metaTable) {
         HttpClient http = HttpClient.newHttpClient();
         String rowsRoute = "rows?table=" + URLEncoder.encode(metaTable, StandardCharsets.UTF_8);
+        String writesRoute = rowsRoute + "&live=false";
         return new ServerCounters() {
             @Override
             public RequestCounts requests() {
@@ -73,13 +74,8 @@ interface ServerCounters {
             }
 
             @Override
-            public long metaWritten() {
-                return number(get(http, endpoint, rowsRoute), "written");
-            }
-
-            @Override
-            public long metaDeleted() {
-                return number(get(http, endpoint, rowsRoute), "deleted");
+            public MetaWrites metaWrites() {
+                return writes(get(http, endpoint, writesRoute));
             }
 
             @Override
@@ -87,6 +83,10 @@ interface ServerCounters {
                 return number(get(http, endpoint, rowsRoute), "rows");
             }
         };
+    }
+
+    private static MetaWrites writes(Map<String, Object> json) {
+        return new MetaWrites(number(json, "written"), number(json, "deleted"));
     }
 
     private static long number(Map<String, Object> json, String field) {

@@ -94,7 +94,8 @@ final class SparseOverhead {
     private record Mark(long rows, RequestCounts requests, long written, long deleted) {}
 
     private Mark mark(long rows) {
-        return new Mark(rows, counters.requests(), counters.metaWritten(), counters.metaDeleted());
+        ServerCounters.MetaWrites meta = counters.metaWrites();
+        return new Mark(rows, counters.requests(), meta.written(), meta.deleted());
     }
 
     private Figures spark(int every) throws Exception {

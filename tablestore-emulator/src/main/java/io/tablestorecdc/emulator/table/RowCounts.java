@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Counts the rows written and deleted per table since start, and serves them with the table's
  * current row count as {@code GET /_emulator/rows?table=T}: what a benchmark of a consumer in
- * another process reads to know how many meta rows it wrote, deleted and kept.
+ * another process reads to know how many meta rows it wrote, deleted and kept. The counts are
+ * cheap; the row count scans the table, so {@code &live=false} leaves it out.
  */
 public final class RowCounts implements TableAccess.TableListener {
 
@@ -49,7 +50,12 @@ public final class RowCounts implements TableAccess.TableListener {
                         throw new IllegalArgumentException(
                                 "Name the table: /_emulator/rows?table=T");
                     }
-                    return Json.write(counts.of(table));
+                    String live = query.getOrDefault("live", "true");
+                    if (!live.equals("true") && !live.equals("false")) {
+                        throw new IllegalArgumentException(
+                                "/_emulator/rows takes live=true or live=false, not " + live);
+                    }
+                    return Json.write(counts.of(table, live.equals("true")));
                 });
         return counts;
     }
@@ -59,12 +65,19 @@ public final class RowCounts implements TableAccess.TableListener {
      * deleted} (row deletes applied), {@code rows} (rows it holds now; 0 when it does not exist).
      */
     public Map<String, Object> of(String table) {
+        return of(table, true);
+    }
+
+    /** As {@link #of(String)}, without the scan for {@code rows} unless {@code withLiveRows}. */
+    public Map<String, Object> of(String table, boolean withLiveRows) {
         Counts c = byTable.getOrDefault(table, new Counts());
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("table", table);
         json.put("written", c.written().sum());
         json.put("deleted", c.deleted().sum());
-        json.put("rows", (long) liveRows(table));
+        if (withLiveRows) {
+            json.put("rows", (long) liveRows(table));
+        }
         return json;
     }
 

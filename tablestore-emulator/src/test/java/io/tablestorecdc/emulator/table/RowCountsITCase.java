@@ -67,6 +67,18 @@ class RowCountsITCase {
                 .containsEntry("deleted", 1L)
                 .containsEntry("rows", 2L);
         assertThat(missing).containsEntry("written", 0L).containsEntry("rows", 0L);
+        assertThat(Json.parseObject(get("rows?table=counted&live=false").body()))
+                .containsEntry("written", 4L)
+                .containsEntry("deleted", 1L)
+                .doesNotContainKey("rows");
+    }
+
+    @Test
+    void liveTakesTrueOrFalse() throws Exception {
+        HttpResponse<String> answer = get("rows?table=counted&live=maybe");
+
+        assertThat(answer.statusCode()).isEqualTo(400);
+        assertThat(answer.body()).contains("live=true or live=false, not maybe");
     }
 
     @Test
