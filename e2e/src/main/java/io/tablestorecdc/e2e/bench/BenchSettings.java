@@ -26,6 +26,7 @@ import java.util.Set;
  * @param memoryBacklogs backlog sizes (rows) of the memory part
  * @param memoryRowKb attribute size (KB) of the memory part's rows
  * @param memoryXmx -Xmx of the memory part's reader JVM
+ * @param sinkRows rows each writer writes per round of the sink part
  * @param out where the JSON file and charts go
  * @param emulator {@code embedded} (in the benchmark's JVM) or {@code process} (a child JVM)
  */
@@ -43,11 +44,12 @@ record BenchSettings(
         List<Integer> memoryBacklogs,
         int memoryRowKb,
         String memoryXmx,
+        int sinkRows,
         Path out,
         String emulator) {
 
     static final List<String> ALL_PARTS =
-            List.of("throughput", "ceilings", "overhead", "latency", "memory");
+            List.of("throughput", "ceilings", "overhead", "latency", "memory", "sink");
 
     static final List<String> OVERHEAD_SCOPES = List.of("all", "spark");
 
@@ -71,6 +73,7 @@ record BenchSettings(
                     Map.entry("memoryBacklogs", "250,1000"),
                     Map.entry("memoryRowKb", "100"),
                     Map.entry("memoryXmx", "96m"),
+                    Map.entry("sinkRows", "100000"),
                     Map.entry("out", "target/bench"),
                     Map.entry("emulator", "embedded"));
 
@@ -115,6 +118,7 @@ record BenchSettings(
                 ints(v.get("memoryBacklogs")),
                 Integer.parseInt(v.get("memoryRowKb")),
                 v.get("memoryXmx"),
+                Integer.parseInt(v.get("sinkRows")),
                 Path.of(v.get("out")),
                 emulator(v.get("emulator")));
     }

@@ -87,6 +87,9 @@ public final class ThroughputBenchmark {
         if (settings.runs("memory")) {
             memory();
         }
+        if (settings.runs("sink")) {
+            new SinkPart(this).run();
+        }
         report.put("elapsedSeconds", (System.nanoTime() - start) / 1e9);
         writeResults();
         say("%nall parts took %.0f s", (System.nanoTime() - start) / 1e9);
