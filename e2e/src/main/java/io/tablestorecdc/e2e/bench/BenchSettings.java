@@ -27,6 +27,8 @@ import java.util.Set;
  * @param memoryRowKb attribute size (KB) of the memory part's rows
  * @param memoryXmx -Xmx of the memory part's reader JVM
  * @param sinkRows rows each writer writes per round of the sink part
+ * @param lookupKeys rows of the lookup part's dimension table
+ * @param lookupProbes lookups per round and variant of the lookup part
  * @param out where the JSON file and charts go
  * @param emulator {@code embedded} (in the benchmark's JVM) or {@code process} (a child JVM)
  */
@@ -45,11 +47,13 @@ record BenchSettings(
         int memoryRowKb,
         String memoryXmx,
         int sinkRows,
+        int lookupKeys,
+        int lookupProbes,
         Path out,
         String emulator) {
 
     static final List<String> ALL_PARTS =
-            List.of("throughput", "ceilings", "overhead", "latency", "memory", "sink");
+            List.of("throughput", "ceilings", "overhead", "latency", "memory", "sink", "lookup");
 
     static final List<String> OVERHEAD_SCOPES = List.of("all", "spark");
 
@@ -74,6 +78,8 @@ record BenchSettings(
                     Map.entry("memoryRowKb", "100"),
                     Map.entry("memoryXmx", "96m"),
                     Map.entry("sinkRows", "100000"),
+                    Map.entry("lookupKeys", "10000"),
+                    Map.entry("lookupProbes", "100000"),
                     Map.entry("out", "target/bench"),
                     Map.entry("emulator", "embedded"));
 
@@ -119,6 +125,8 @@ record BenchSettings(
                 Integer.parseInt(v.get("memoryRowKb")),
                 v.get("memoryXmx"),
                 Integer.parseInt(v.get("sinkRows")),
+                Integer.parseInt(v.get("lookupKeys")),
+                Integer.parseInt(v.get("lookupProbes")),
                 Path.of(v.get("out")),
                 emulator(v.get("emulator")));
     }

@@ -90,6 +90,9 @@ public final class ThroughputBenchmark {
         if (settings.runs("sink")) {
             new SinkPart(this).run();
         }
+        if (settings.runs("lookup")) {
+            new LookupPart(this).run();
+        }
         report.put("elapsedSeconds", (System.nanoTime() - start) / 1e9);
         writeResults();
         say("%nall parts took %.0f s", (System.nanoTime() - start) / 1e9);
