@@ -9,9 +9,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * {@code format("tablestore")}: a Tablestore table as a DataFrame sink, in batch ({@code
- * df.write.mode("append")}, upserts by primary key) and streaming ({@code writeStream}); see
- * docs/tablestore-table.md.
+ * {@code format("tablestore")}: a Tablestore table as a DataFrame source in batch ({@code
+ * spark.read}, the table as it is now) and as a sink, in batch ({@code df.write.mode("append")},
+ * upserts by primary key) and streaming ({@code writeStream}); see docs/tablestore-table.md.
  */
 public final class TablestoreProvider implements TableProvider, DataSourceRegister {
 
@@ -24,12 +24,17 @@ public final class TablestoreProvider implements TableProvider, DataSourceRegist
     }
 
     /**
-     * A write takes the schema of what it writes, so none is inferred: the table's columns are
-     * those of each write, checked against the table's primary key when the write is planned.
+     * The schema of a read without {@code .schema(...)}: the table's primary-key columns (from
+     * DescribeTable) and the {@value OutputSchema#VALUES} map of attribute values, since a
+     * Tablestore table has no fixed attribute columns. A batch write passes the DataFrame's schema
+     * instead; its columns are checked against the primary key when the write is planned.
      */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
-        return new StructType();
+        TablestoreReadOptions read = TablestoreReadOptions.parse(options.asCaseSensitiveMap());
+        return TableReadSchema.inferred(
+                SdkTableDescriber.primaryKey(
+                        read.connection().tablestoreEndpoint(), read.tableName()));
     }
 
     @Override
@@ -40,6 +45,9 @@ public final class TablestoreProvider implements TableProvider, DataSourceRegist
     @Override
     public Table getTable(
             StructType schema, Transform[] partitioning, Map<String, String> properties) {
-        return new TablestoreTable(TablestoreWriteOptions.parse(properties), schema);
+        return new TablestoreTable(
+                TablestoreWriteOptions.parse(properties),
+                TablestoreReadOptions.parse(properties),
+                schema);
     }
 }
