@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -80,6 +81,20 @@ class TablestoreReadITCase {
 
         assertThat(df.javaRDD().getNumPartitions()).isGreaterThanOrEqualTo(5);
         assertThat(texts(df.collectAsList())).isEqualTo(texts(expected(r -> true)));
+    }
+
+    @Test
+    void theScanNodeCountsTheRowsAndRequestsItsTasksRead() {
+        Dataset<Row> df =
+                read(Map.of("read.split.size", "1k")).schema(SCHEMA).load().where("qty >= 0");
+        int partitions = df.javaRDD().getNumPartitions();
+
+        assertThat(df.collectAsList()).hasSize(REGIONS * PER_REGION);
+
+        SparkPlan scan = scanNode(df);
+        assertThat(scan.metrics().get("rowsRead").get().value()).isEqualTo(REGIONS * PER_REGION);
+        assertThat(scan.metrics().get("getRangeRequests").get().value())
+                .isGreaterThanOrEqualTo(partitions);
     }
 
     @Test
@@ -344,6 +359,14 @@ class TablestoreReadITCase {
                 "access.key.id", bed.emulator.accessKeyId(),
                 "access.key.secret", CdcTestBed.SECRET,
                 "table.name", table);
+    }
+
+    private static SparkPlan scanNode(Dataset<Row> df) {
+        List<SparkPlan> leaves =
+                scala.collection.JavaConverters.seqAsJavaList(
+                        df.queryExecution().executedPlan().collectLeaves());
+        assertThat(leaves).hasSize(1);
+        return leaves.get(0);
     }
 
     private static String explain(Dataset<Row> df) {
