@@ -1,5 +1,7 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.table.SampledColumns;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -7,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -30,6 +33,31 @@ final class TableReadSchema {
             schema = schema.add(pk.name(), OutputSchema.primaryKeyType(pk.type()), false);
         }
         return schema.add(OutputSchema.VALUES, OutputSchema.STRING_MAP, false);
+    }
+
+    /**
+     * The schema inferred from sampled rows: the primary key, then each attribute column the sample
+     * holds, by name, typed as its values are (see {@link SampledColumns}).
+     */
+    static StructType sampled(List<PrimaryKeyColumn> primaryKey, SampledColumns sample) {
+        StructType schema = new StructType();
+        for (PrimaryKeyColumn pk : primaryKey) {
+            schema = schema.add(pk.name(), OutputSchema.primaryKeyType(pk.type()), false);
+        }
+        for (Map.Entry<String, CellValue.Type> column : sample.types().entrySet()) {
+            schema = schema.add(column.getKey(), attributeType(column.getValue()), true);
+        }
+        return schema;
+    }
+
+    private static DataType attributeType(CellValue.Type type) {
+        return switch (type) {
+            case STRING -> DataTypes.StringType;
+            case INTEGER -> DataTypes.LongType;
+            case DOUBLE -> DataTypes.DoubleType;
+            case BOOLEAN -> DataTypes.BooleanType;
+            case BINARY -> DataTypes.BinaryType;
+        };
     }
 
     /**

@@ -1,6 +1,13 @@
 package io.tablestorecdc.spark;
 
+import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.checkpoint.table.SampledColumns;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
+import io.tablestorecdc.checkpoint.table.TableReader;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -26,15 +33,51 @@ public final class TablestoreProvider implements TableProvider, DataSourceRegist
     /**
      * The schema of a read without {@code .schema(...)}: the table's primary-key columns (from
      * DescribeTable) and the {@value OutputSchema#VALUES} map of attribute values, since a
-     * Tablestore table has no fixed attribute columns. A batch write passes the DataFrame's schema
-     * instead; its columns are checked against the primary key when the write is planned.
+     * Tablestore table has no fixed attribute columns; with {@value
+     * TablestoreReadOptions#READ_SCHEMA_SAMPLE_ROWS}, typed attribute columns from the first rows
+     * instead. A batch write passes the DataFrame's schema instead; its columns are checked against
+     * the primary key when the write is planned.
      */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
         TablestoreReadOptions read = TablestoreReadOptions.parse(options.asCaseSensitiveMap());
-        return TableReadSchema.inferred(
+        List<PrimaryKeyColumn> primaryKey =
                 SdkTableDescriber.primaryKey(
-                        read.connection().tablestoreEndpoint(), read.tableName()));
+                        read.connection().tablestoreEndpoint(), read.tableName());
+        if (read.sampleRows() == 0) {
+            return TableReadSchema.inferred(primaryKey);
+        }
+        return sampled(read, primaryKey);
+    }
+
+    private static StructType sampled(
+            TablestoreReadOptions read, List<PrimaryKeyColumn> primaryKey) {
+        SampledColumns sample = new SampledColumns();
+        try (SdkTableService service =
+                SdkTableService.connect(read.connection().tablestoreEndpoint(), read.tableName())) {
+            TableReader reader = new TableReader(service, 0);
+            Iterator<Row> rows = reader.rows(reader.wholeTable(), Set.of());
+            while (sample.rows() < read.sampleRows() && rows.hasNext()) {
+                sample.add(rows.next());
+            }
+            return TableReadSchema.sampled(primaryKey, sample);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Inferring the schema of table '"
+                            + read.tableName()
+                            + "' from its first "
+                            + read.sampleRows()
+                            + " rows ("
+                            + TablestoreReadOptions.READ_SCHEMA_SAMPLE_ROWS
+                            + ") failed: "
+                            + e.getMessage()
+                            + " In Spark: give .schema(...), or leave "
+                            + TablestoreReadOptions.READ_SCHEMA_SAMPLE_ROWS
+                            + " unset to read the "
+                            + OutputSchema.VALUES
+                            + " map.",
+                    e);
+        }
     }
 
     @Override

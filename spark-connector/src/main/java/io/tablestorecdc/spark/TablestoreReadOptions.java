@@ -22,6 +22,15 @@ public final class TablestoreReadOptions implements Serializable {
     public static final String READ_SPLIT_SIZE = "read.split.size";
 
     /**
+     * Without a user schema: how many rows, from the table's first key on, to infer typed attribute
+     * columns from; 0 reads the attributes as the {@value OutputSchema#VALUES} map.
+     */
+    public static final String READ_SCHEMA_SAMPLE_ROWS = "read.schema.sample.rows";
+
+    /** The most rows {@value #READ_SCHEMA_SAMPLE_ROWS} may sample. */
+    public static final long MAX_SAMPLE_ROWS = 1_000_000;
+
+    /**
      * 100 MB: the unit of ComputeSplitsBySize. Every Tablestore version takes sizes in this unit; a
      * size that is not a multiple of it needs a service that reads the size in bytes.
      */
@@ -29,10 +38,12 @@ public final class TablestoreReadOptions implements Serializable {
 
     private final TableConnection connection;
     private final long splitSize;
+    private final long sampleRows;
 
-    private TablestoreReadOptions(TableConnection connection, long splitSize) {
+    private TablestoreReadOptions(TableConnection connection, long splitSize, long sampleRows) {
         this.connection = connection;
         this.splitSize = splitSize;
+        this.sampleRows = sampleRows;
     }
 
     /**
@@ -50,8 +61,9 @@ public final class TablestoreReadOptions implements Serializable {
         long splitSize =
                 values.parsed(
                         READ_SPLIT_SIZE, DEFAULT_SPLIT_SIZE, TablestoreReadOptions::parseSize);
+        long sampleRows = values.wholeNumber(READ_SCHEMA_SAMPLE_ROWS, 0, 0, MAX_SAMPLE_ROWS);
         values.throwIfAny("format(\"tablestore\")", "docs/tablestore-table.md");
-        return new TablestoreReadOptions(connection.orElseThrow(), splitSize);
+        return new TablestoreReadOptions(connection.orElseThrow(), splitSize, sampleRows);
     }
 
     private static long parseSize(String text) {
@@ -85,6 +97,11 @@ public final class TablestoreReadOptions implements Serializable {
         return splitSize;
     }
 
+    /** {@value #READ_SCHEMA_SAMPLE_ROWS}; 0 when the attributes read as a map. */
+    public long sampleRows() {
+        return sampleRows;
+    }
+
     /** A split size for plans: {@code 100 MB}, {@code 512 KB}, {@code 1000 bytes}. */
     static String describeSize(long bytes) {
         if (bytes % (1024L * 1024) == 0) {
@@ -104,6 +121,10 @@ public final class TablestoreReadOptions implements Serializable {
                 + READ_SPLIT_SIZE
                 + "="
                 + splitSize
+                + ", "
+                + READ_SCHEMA_SAMPLE_ROWS
+                + "="
+                + sampleRows
                 + "}";
     }
 }

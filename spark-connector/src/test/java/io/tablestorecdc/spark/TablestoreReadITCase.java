@@ -14,6 +14,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -120,6 +121,32 @@ class TablestoreReadITCase {
                         Map.entry("ok", "true"),
                         Map.entry("blob", "AwoBAg=="));
         assertThat(df.count()).isEqualTo(REGIONS * PER_REGION);
+    }
+
+    @Test
+    void sampledRowsGiveTypedAttributeColumnsByName() {
+        Dataset<Row> df = read(Map.of("read.schema.sample.rows", "50")).load();
+
+        assertThat(df.schema().simpleString())
+                .isEqualTo(
+                        "struct<region:string,n:bigint,blob:binary,name:string,ok:boolean,"
+                                + "price:double,qty:bigint>");
+        Dataset<Row> inSchemaOrder = df.select("region", "n", "name", "qty", "price", "ok", "blob");
+        assertThat(texts(inSchemaOrder.collectAsList())).isEqualTo(texts(expected(r -> true)));
+    }
+
+    @Test
+    void sampledRowsWithAColumnOfTwoTypesFailNamingTheColumnAndTheFix() {
+        String mixed = bed.newTable();
+        putOne(mixed, "a", new Column("v", ColumnValue.fromString("text")));
+        putOne(mixed, "b", new Column("v", ColumnValue.fromLong(2)));
+        Map<String, String> options = new HashMap<>(connection(mixed));
+        options.put("read.schema.sample.rows", "10");
+
+        assertThatThrownBy(() -> bed.spark.read().format("tablestore").options(options).load())
+                .hasMessageContaining("Inferring the schema of table '" + mixed + "'")
+                .hasMessageContaining("v holds [STRING, INTEGER]")
+                .hasMessageContaining("give .schema(...), or leave read.schema.sample.rows unset");
     }
 
     @Test
@@ -328,6 +355,12 @@ class TablestoreReadITCase {
                             "blob", ColumnValue.fromBinary(new byte[] {(byte) r, (byte) n, 1, 2})));
         }
         return put;
+    }
+
+    private static void putOne(String table, String id, Column column) {
+        RowPutChange change = new RowPutChange(table, CdcTestBed.key(id));
+        change.addColumn(column);
+        AppliedOnceWrites.put(bed.sync, change);
     }
 
     private static String createTable() {

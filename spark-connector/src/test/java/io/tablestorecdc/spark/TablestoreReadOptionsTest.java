@@ -45,6 +45,19 @@ class TablestoreReadOptionsTest {
     }
 
     @Test
+    void sampleRowsDefaultToNoneAndAreBounded() {
+        assertThat(TablestoreReadOptions.parse(base()).sampleRows()).isZero();
+        Map<String, String> options = base();
+        options.put("read.schema.sample.rows", "1000");
+        assertThat(TablestoreReadOptions.parse(options).sampleRows()).isEqualTo(1000);
+        options.put("read.schema.sample.rows", "-1");
+        assertThatThrownBy(() -> TablestoreReadOptions.parse(options))
+                .hasMessageContaining(
+                        "Option 'read.schema.sample.rows' has invalid value '-1': use a whole"
+                                + " number from 0 to 1000000");
+    }
+
+    @Test
     void secretsNeverShow() {
         assertThat(TablestoreReadOptions.parse(base()).toString())
                 .doesNotContain(SECRET)
