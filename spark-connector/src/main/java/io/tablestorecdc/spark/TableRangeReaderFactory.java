@@ -30,12 +30,21 @@ final class TableRangeReaderFactory implements PartitionReaderFactory {
     private final TableConnection connection;
     private final TableRowConverter converter;
     private final Set<String> columnsToGet;
+    private final long maxRows;
 
+    /**
+     * @param maxRows the most rows one partition reads (a pushed limit), else {@link
+     *     Long#MAX_VALUE}
+     */
     TableRangeReaderFactory(
-            TableConnection connection, TableRowConverter converter, Set<String> columnsToGet) {
+            TableConnection connection,
+            TableRowConverter converter,
+            Set<String> columnsToGet,
+            long maxRows) {
         this.connection = connection;
         this.converter = converter;
         this.columnsToGet = Set.copyOf(columnsToGet);
+        this.maxRows = maxRows;
     }
 
     @Override
@@ -45,7 +54,8 @@ final class TableRangeReaderFactory implements PartitionReaderFactory {
                 new CountingService(
                         SdkTableService.connect(
                                 connection.tablestoreEndpoint(), connection.tableName()));
-        return new RangeReader(service, new TableReader(service, 0).rows(range, columnsToGet));
+        return new RangeReader(
+                service, new TableReader(service, 0).rows(range, columnsToGet, maxRows));
     }
 
     private final class RangeReader implements PartitionReader<InternalRow> {

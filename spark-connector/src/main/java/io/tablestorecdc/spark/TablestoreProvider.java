@@ -1,10 +1,8 @@
 package io.tablestorecdc.spark;
 
-import com.alicloud.openservices.tablestore.model.Row;
 import io.tablestorecdc.checkpoint.table.SampledColumns;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableReader;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,10 +54,8 @@ public final class TablestoreProvider implements TableProvider, DataSourceRegist
         try (SdkTableService service =
                 SdkTableService.connect(read.connection().tablestoreEndpoint(), read.tableName())) {
             TableReader reader = new TableReader(service, 0);
-            Iterator<Row> rows = reader.rows(reader.wholeTable(), Set.of());
-            while (sample.rows() < read.sampleRows() && rows.hasNext()) {
-                sample.add(rows.next());
-            }
+            reader.rows(reader.wholeTable(), Set.of(), read.sampleRows())
+                    .forEachRemaining(sample::add);
             return TableReadSchema.sampled(primaryKey, sample);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(

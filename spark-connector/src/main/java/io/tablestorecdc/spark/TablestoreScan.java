@@ -33,6 +33,7 @@ final class TablestoreScan implements Scan, Batch {
     private final StructType readSchema;
     private final KeyBounds bounds;
     private final List<Filter> pushed;
+    private final long limit;
     private InputPartition[] partitions;
 
     TablestoreScan(
@@ -40,12 +41,14 @@ final class TablestoreScan implements Scan, Batch {
             List<PrimaryKeyColumn> primaryKey,
             StructType readSchema,
             KeyBounds bounds,
-            List<Filter> pushed) {
+            List<Filter> pushed,
+            long limit) {
         this.options = options;
         this.primaryKey = List.copyOf(primaryKey);
         this.readSchema = readSchema;
         this.bounds = bounds;
         this.pushed = List.copyOf(pushed);
+        this.limit = limit;
     }
 
     @Override
@@ -66,6 +69,7 @@ final class TablestoreScan implements Scan, Batch {
                 + TablestoreReadOptions.describeSize(options.splitSize())
                 + ", PushedFilters: "
                 + KeyRangeFilters.describe(pushed)
+                + (limit == Long.MAX_VALUE ? "" : ", PushedLimit: " + limit)
                 + "]";
     }
 
@@ -119,7 +123,8 @@ final class TablestoreScan implements Scan, Batch {
         return new TableRangeReaderFactory(
                 options.connection(),
                 new TableRowConverter(readSchema, keys, options.tableName()),
-                TableRowConverter.columnsToGet(readSchema, keyNames));
+                TableRowConverter.columnsToGet(readSchema, keyNames),
+                limit);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
@@ -14,13 +15,17 @@ import org.apache.spark.sql.types.StructType;
  * the rows read, so a range that reads more than the filters match never changes a result.
  */
 final class TablestoreScanBuilder
-        implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
+        implements ScanBuilder,
+                SupportsPushDownRequiredColumns,
+                SupportsPushDownFilters,
+                SupportsPushDownLimit {
 
     private static final Filter[] NONE = new Filter[0];
 
     private final TablestoreReadOptions options;
     private final List<PrimaryKeyColumn> primaryKey;
     private StructType schema;
+    private long limit = Long.MAX_VALUE;
     private KeyRangeFilters.Pushed pushed =
             new KeyRangeFilters.Pushed(
                     io.tablestorecdc.checkpoint.table.KeyBounds.all(), List.of());
@@ -48,8 +53,21 @@ final class TablestoreScanBuilder
         schema = requiredSchema;
     }
 
+    /** Spark pushes a limit only when no filter is left above the scan. */
+    @Override
+    public boolean pushLimit(int limit) {
+        this.limit = limit;
+        return true;
+    }
+
+    @Override
+    public boolean isPartiallyPushed() {
+        return true;
+    }
+
     @Override
     public Scan build() {
-        return new TablestoreScan(options, primaryKey, schema, pushed.bounds(), pushed.used());
+        return new TablestoreScan(
+                options, primaryKey, schema, pushed.bounds(), pushed.used(), limit);
     }
 }

@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.execution.ExtendedMode$;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -96,6 +97,29 @@ class TablestoreReadITCase {
         assertThat(scan.metrics().get("rowsRead").get().value()).isEqualTo(REGIONS * PER_REGION);
         assertThat(scan.metrics().get("getRangeRequests").get().value())
                 .isGreaterThanOrEqualTo(partitions);
+    }
+
+    @Test
+    void aLimitRightAboveTheScanIsPushedAndEachTaskReadsNoMoreRows() {
+        Dataset<Row> all = read(Map.of("read.split.size", "1k")).schema(SCHEMA).load();
+        int partitions = all.javaRDD().getNumPartitions();
+        Dataset<Row> df = all.limit(7);
+        assertThat(explain(df)).contains("PushedLimit: 7");
+
+        assertThat(df.collectAsList()).hasSize(7);
+        long read = scanNode(df).metrics().get("rowsRead").get().value();
+        assertThat(read).isBetween(7L, 7L * partitions).isLessThan(REGIONS * PER_REGION);
+
+        Dataset<Row> filtered =
+                read(Map.of("read.split.size", "1k"))
+                        .schema(SCHEMA)
+                        .load()
+                        .where("qty > 900")
+                        .limit(3);
+        assertThat(explain(filtered)).doesNotContain("PushedLimit");
+        assertThat(filtered.collectAsList())
+                .hasSize(3)
+                .allSatisfy(r -> assertThat(r.getLong(3)).isGreaterThan(900));
     }
 
     @Test
@@ -176,6 +200,8 @@ class TablestoreReadITCase {
         assertThat(plan).contains("PushedFilters: [EqualTo(region,r03), GreaterThanOrEqual(n,10)");
         assertThat(plan).doesNotContain("GreaterThan(qty");
         assertThat(plan).doesNotContain(CdcTestBed.SECRET);
+        assertThat(range.queryExecution().explainString(ExtendedMode$.MODULE$))
+                .doesNotContain(CdcTestBed.SECRET);
         assertThat(range.javaRDD().getNumPartitions()).isLessThan(all);
         assertThat(texts(range.collectAsList()))
                 .isEqualTo(
