@@ -1,6 +1,7 @@
 package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.model.Cell;
+import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import java.nio.charset.StandardCharsets;
@@ -46,6 +47,36 @@ final class CellRules {
             case BINARY -> is(type, DataTypes.BinaryType);
             case INTEGER -> integerFits(value.asInteger(), type);
         };
+    }
+
+    /**
+     * The Catalyst value of {@code value} as a column of {@code type}, or {@code noFit} when it
+     * does not fit (see {@link #fits}).
+     */
+    static Object catalystAs(CellValue value, DataType type, Object noFit) {
+        if (!fits(value, type)) {
+            return noFit;
+        }
+        return switch (value.type()) {
+            case INTEGER -> integerAs(value.asInteger(), type);
+            case STRING -> UTF8String.fromBytes(value.utf8());
+            case BINARY -> value.asBinary();
+            default -> value.toJava();
+        };
+    }
+
+    /** An integer as the integer or double type it fits. */
+    private static Object integerAs(long v, DataType type) {
+        if (type.equals(DataTypes.IntegerType)) {
+            return (int) v;
+        }
+        if (type.equals(DataTypes.ShortType)) {
+            return (short) v;
+        }
+        if (type.equals(DataTypes.ByteType)) {
+            return (byte) v;
+        }
+        return type.equals(DataTypes.DoubleType) ? (Object) (double) v : (Object) v;
     }
 
     private static boolean integerFits(long v, DataType type) {

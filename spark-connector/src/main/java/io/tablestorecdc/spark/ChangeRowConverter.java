@@ -20,7 +20,6 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -199,29 +198,7 @@ final class ChangeRowConverter {
     }
 
     private static Object catalystAs(CellValue value, DataType type) {
-        if (!CellRules.fits(value, type)) {
-            return NO_FIT;
-        }
-        return switch (value.type()) {
-            case INTEGER -> integerAs(value.asInteger(), type);
-            case STRING -> UTF8String.fromBytes(value.utf8());
-            case BINARY -> value.asBinary();
-            default -> value.toJava();
-        };
-    }
-
-    /** An integer as the integer or double type it fits (see {@link CellRules#fits}). */
-    private static Object integerAs(long v, DataType type) {
-        if (type.equals(DataTypes.IntegerType)) {
-            return (int) v;
-        }
-        if (type.equals(DataTypes.ShortType)) {
-            return (short) v;
-        }
-        if (type.equals(DataTypes.ByteType)) {
-            return (byte) v;
-        }
-        return type.equals(DataTypes.DoubleType) ? (Object) (double) v : (Object) v;
+        return CellRules.catalystAs(value, type, NO_FIT);
     }
 
     private static Object catalystOf(CellValue value) {

@@ -56,7 +56,7 @@ public final class OutputSchema implements Serializable {
     static final DataType STRING_MAP =
             DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false);
 
-    private static final List<DataType> ATTRIBUTE_TYPES =
+    static final List<DataType> ATTRIBUTE_TYPES =
             List.of(
                     DataTypes.StringType,
                     DataTypes.LongType,

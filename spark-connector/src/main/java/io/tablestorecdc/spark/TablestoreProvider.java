@@ -1,6 +1,11 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.table.SampledColumns;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
+import io.tablestorecdc.checkpoint.table.TableReader;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -9,9 +14,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * {@code format("tablestore")}: a Tablestore table as a DataFrame sink, in batch ({@code
- * df.write.mode("append")}, upserts by primary key) and streaming ({@code writeStream}); see
- * docs/tablestore-table.md.
+ * {@code format("tablestore")}: a Tablestore table as a DataFrame source in batch ({@code
+ * spark.read}, the table as it is now) and as a sink, in batch ({@code df.write.mode("append")},
+ * upserts by primary key) and streaming ({@code writeStream}); see docs/tablestore-table.md.
  */
 public final class TablestoreProvider implements TableProvider, DataSourceRegister {
 
@@ -24,12 +29,51 @@ public final class TablestoreProvider implements TableProvider, DataSourceRegist
     }
 
     /**
-     * A write takes the schema of what it writes, so none is inferred: the table's columns are
-     * those of each write, checked against the table's primary key when the write is planned.
+     * The schema of a read without {@code .schema(...)}: the table's primary-key columns (from
+     * DescribeTable) and the {@value OutputSchema#VALUES} map of attribute values, since a
+     * Tablestore table has no fixed attribute columns; with {@value
+     * TablestoreReadOptions#READ_SCHEMA_SAMPLE_ROWS}, typed attribute columns from the first rows
+     * instead. A batch write passes the DataFrame's schema instead; its columns are checked against
+     * the primary key when the write is planned.
      */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
-        return new StructType();
+        TablestoreReadOptions read = TablestoreReadOptions.parse(options.asCaseSensitiveMap());
+        List<PrimaryKeyColumn> primaryKey =
+                SdkTableDescriber.primaryKey(
+                        read.connection().tablestoreEndpoint(), read.tableName());
+        if (read.sampleRows() == 0) {
+            return TableReadSchema.inferred(primaryKey);
+        }
+        return sampled(read, primaryKey);
+    }
+
+    private static StructType sampled(
+            TablestoreReadOptions read, List<PrimaryKeyColumn> primaryKey) {
+        SampledColumns sample = new SampledColumns();
+        try (SdkTableService service =
+                SdkTableService.connect(read.connection().tablestoreEndpoint(), read.tableName())) {
+            TableReader reader = new TableReader(service, 0);
+            reader.rows(reader.wholeTable(), Set.of(), read.sampleRows())
+                    .forEachRemaining(sample::add);
+            return TableReadSchema.sampled(primaryKey, sample);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Inferring the schema of table '"
+                            + read.tableName()
+                            + "' from its first "
+                            + read.sampleRows()
+                            + " rows ("
+                            + TablestoreReadOptions.READ_SCHEMA_SAMPLE_ROWS
+                            + ") failed: "
+                            + e.getMessage()
+                            + " In Spark: give .schema(...), or leave "
+                            + TablestoreReadOptions.READ_SCHEMA_SAMPLE_ROWS
+                            + " unset to read the "
+                            + OutputSchema.VALUES
+                            + " map.",
+                    e);
+        }
     }
 
     @Override
@@ -40,6 +84,9 @@ public final class TablestoreProvider implements TableProvider, DataSourceRegist
     @Override
     public Table getTable(
             StructType schema, Transform[] partitioning, Map<String, String> properties) {
-        return new TablestoreTable(TablestoreWriteOptions.parse(properties), schema);
+        return new TablestoreTable(
+                TablestoreWriteOptions.parse(properties),
+                TablestoreReadOptions.parse(properties),
+                schema);
     }
 }

@@ -6,24 +6,31 @@ import io.tablestorecdc.checkpoint.write.WriteRequestException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Tablestore table as Spark sees it through {@code format("tablestore")}: written in batch and
- * streaming, every write an upsert (or delete) by primary key, so a retried task or a re-run
- * streaming batch writes the same rows again and leaves the same table.
+ * A Tablestore table as Spark sees it through {@code format("tablestore")}: read in batch as it is
+ * now (see {@link TablestoreScan}); written in batch and streaming, every write an upsert (or
+ * delete) by primary key, so a retried task or a re-run streaming batch writes the same rows again
+ * and leaves the same table.
  */
-final class TablestoreTable implements SupportsWrite {
+final class TablestoreTable implements SupportsRead, SupportsWrite {
 
     private final TablestoreWriteOptions options;
+    private final TablestoreReadOptions readOptions;
     private final StructType schema;
 
-    TablestoreTable(TablestoreWriteOptions options, StructType schema) {
+    TablestoreTable(
+            TablestoreWriteOptions options, TablestoreReadOptions readOptions, StructType schema) {
         this.options = options;
+        this.readOptions = readOptions;
         this.schema = schema;
     }
 
@@ -40,9 +47,23 @@ final class TablestoreTable implements SupportsWrite {
     @Override
     public Set<TableCapability> capabilities() {
         return EnumSet.of(
+                TableCapability.BATCH_READ,
                 TableCapability.BATCH_WRITE,
                 TableCapability.STREAMING_WRITE,
                 TableCapability.ACCEPT_ANY_SCHEMA);
+    }
+
+    /**
+     * Checks the schema (the user's, or the inferred one) against the table's primary key, on the
+     * driver.
+     */
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap ignored) {
+        List<PrimaryKeyColumn> primaryKey =
+                SdkTableDescriber.primaryKey(
+                        readOptions.connection().tablestoreEndpoint(), readOptions.tableName());
+        TableReadSchema.check(primaryKey, schema, readOptions.tableName());
+        return new TablestoreScanBuilder(readOptions, primaryKey, schema);
     }
 
     /** Checks the rows' schema against the table's primary key, on the driver. */

@@ -93,7 +93,7 @@ public record KeyBounds(
         for (KeyRange split : splits) {
             PrimaryKey start = max(split.inclusiveStart(), allowed.inclusiveStart());
             PrimaryKey end = min(split.exclusiveEnd(), allowed.exclusiveEnd());
-            if (start.compareTo(end) < 0) {
+            if (KeyOrder.INSTANCE.compare(start, end) < 0) {
                 ranges.add(new KeyRange(start, end));
             }
         }
@@ -197,11 +197,11 @@ public record KeyBounds(
     }
 
     private static PrimaryKey max(PrimaryKey a, PrimaryKey b) {
-        return a.compareTo(b) >= 0 ? a : b;
+        return KeyOrder.INSTANCE.compare(a, b) >= 0 ? a : b;
     }
 
     private static PrimaryKey min(PrimaryKey a, PrimaryKey b) {
-        return a.compareTo(b) <= 0 ? a : b;
+        return KeyOrder.INSTANCE.compare(a, b) <= 0 ? a : b;
     }
 
     private static String text(PrimaryKeyValue value) {

@@ -191,21 +191,35 @@ public final class TableReader {
      * advances; {@code columns} empty reads every column.
      */
     public Iterator<Row> rows(KeyRange range, Set<String> columns) {
+        return rows(range, columns, Long.MAX_VALUE);
+    }
+
+    /**
+     * The first {@code maxRows} rows of {@code range} in key order, read as {@link #rows(KeyRange,
+     * Set)} reads them; no page asks for more rows than are still wanted.
+     */
+    public Iterator<Row> rows(KeyRange range, Set<String> columns, long maxRows) {
         Objects.requireNonNull(range, "range");
+        if (maxRows < 0) {
+            throw new IllegalArgumentException("maxRows must not be negative, got " + maxRows);
+        }
         Set<String> wanted = Set.copyOf(columns);
         return new Iterator<>() {
             private Iterator<Row> page = Collections.emptyIterator();
             private Optional<PrimaryKey> next = Optional.of(range.inclusiveStart());
+            private long left = maxRows;
 
             @Override
             public boolean hasNext() {
-                while (!page.hasNext() && next.isPresent()) {
+                while (left > 0 && !page.hasNext() && next.isPresent()) {
+                    int limit = (int) Math.min(PAGE_ROWS, left);
                     RangePage read =
-                            readPage(new KeyRange(next.get(), range.exclusiveEnd()), wanted);
+                            service.getRange(
+                                    new KeyRange(next.get(), range.exclusiveEnd()), wanted, limit);
                     page = read.rows().iterator();
                     next = read.nextStart();
                 }
-                return page.hasNext();
+                return left > 0 && page.hasNext();
             }
 
             @Override
@@ -213,6 +227,7 @@ public final class TableReader {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
+                left--;
                 return page.next();
             }
         };

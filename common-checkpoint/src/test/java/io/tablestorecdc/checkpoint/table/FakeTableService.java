@@ -27,6 +27,7 @@ final class FakeTableService implements TableService {
 
     final List<List<PrimaryKey>> batchGets = new ArrayList<>();
     final List<KeyRange> ranges = new ArrayList<>();
+    final List<Integer> limits = new ArrayList<>();
     private final NavigableMap<PrimaryKey, Row> rows = new TreeMap<>();
     private final Map<PrimaryKey, Deque<ServiceError>> failures = new HashMap<>();
     private final int pageRows;
@@ -84,6 +85,7 @@ final class FakeTableService implements TableService {
     @Override
     public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
         ranges.add(range);
+        limits.add(limit);
         List<Row> page = new ArrayList<>();
         for (Row row :
                 rows.subMap(range.inclusiveStart(), true, range.exclusiveEnd(), false).values()) {

@@ -155,4 +155,22 @@ class TableReaderTest {
         assertThat(service.ranges).containsExactly(range, new KeyRange(key("r", 4), key("r", 6)));
         assertThatThrownBy(rows::next).isInstanceOf(java.util.NoSuchElementException.class);
     }
+
+    @Test
+    void aRowLimitStopsTheReadAndNoPageAsksForMore() {
+        IntStream.range(0, 7).forEach(i -> service.put("r", i, "v" + i));
+        KeyRange range = new KeyRange(key("r", 0), key("r", 7));
+
+        List<String> values = new ArrayList<>();
+        reader.rows(range, Set.of(), 4)
+                .forEachRemaining(
+                        row -> values.add(row.getLatestColumn("v").getValue().asString()));
+
+        assertThat(values).containsExactly("v0", "v1", "v2", "v3");
+        assertThat(service.limits).containsExactly(4, 1);
+        assertThat(reader.rows(range, Set.of(), 0).hasNext()).isFalse();
+        assertThat(service.limits).hasSize(2);
+        assertThatThrownBy(() -> reader.rows(range, Set.of(), -1))
+                .hasMessage("maxRows must not be negative, got -1");
+    }
 }
