@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -241,6 +243,27 @@ class TablestoreScanITCase {
                 .filter(l -> l.contains("TableSourceScan"))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no TableSourceScan in\n" + plan));
+    }
+
+    @Test
+    void aBatchJobReadsTheTableAndEnds() throws Exception {
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        batch.executeSql(
+                "CREATE TABLE t (g STRING, n BIGINT, name STRING, v BIGINT,"
+                        + " PRIMARY KEY (g, n) NOT ENFORCED) WITH ("
+                        + connection()
+                        + ", 'scan.split-size' = '"
+                        + SPLIT_SIZE
+                        + "')");
+
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it =
+                batch.executeSql("SELECT g, COUNT(*), SUM(v) FROM t WHERE g < 'g02' GROUP BY g")
+                        .collect()) {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        }
+
+        assertThat(rows).containsExactlyInAnyOrder("+I[g00, 50, 1225]", "+I[g01, 50, 51225]");
     }
 
     @Test
