@@ -6,6 +6,7 @@ import io.tablestorecdc.checkpoint.table.TableReader;
 import io.tablestorecdc.checkpoint.table.TableService;
 import io.tablestorecdc.flink.scan.TableServiceFactory;
 import io.tablestorecdc.flink.scan.split.TableScanSplit;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -44,17 +45,30 @@ public final class TableScanSplitReader implements SplitReader<Row, TableScanSpl
     }
 
     @Override
-    public RecordsWithSplitIds<Row> fetch() {
+    public RecordsWithSplitIds<Row> fetch() throws IOException {
         RecordsBySplits.Builder<Row> batch = new RecordsBySplits.Builder<>();
         if (current == null && !startNext(batch)) {
             return batch.build();
         }
-        for (int i = 0; i < BATCH_ROWS && rows.hasNext(); i++) {
-            batch.add(current, rows.next());
-        }
-        if (!rows.hasNext()) {
-            batch.addFinishedSplit(current);
-            current = null;
+        try {
+            for (int i = 0; i < BATCH_ROWS && rows.hasNext(); i++) {
+                batch.add(current, rows.next());
+            }
+            if (!rows.hasNext()) {
+                batch.addFinishedSplit(current);
+                current = null;
+            }
+        } catch (RuntimeException e) {
+            throw new IOException(
+                    "Reading split "
+                            + current
+                            + " of table '"
+                            + service.tableName()
+                            + "' failed: "
+                            + e.getMessage()
+                            + ". With checkpointing, a restart continues the split after its last"
+                            + " checkpointed row.",
+                    e);
         }
         return batch.build();
     }

@@ -18,6 +18,7 @@ import com.alicloud.openservices.tablestore.model.TableOptions;
 import io.tablestorecdc.checkpoint.table.KeyBounds;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableReader;
+import io.tablestorecdc.emulator.server.Faults;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.util.ArrayList;
 import java.util.List;
@@ -290,6 +291,22 @@ class TablestoreScanITCase {
         List<String> rows = rows("SELECT n, name FROM t WHERE g = 'h'");
 
         assertThat(rows).containsExactlyInAnyOrder("+I[1, null]", "+I[2, null]");
+    }
+
+    @Test
+    void aReadTheServiceRefusesFailsTheJobNamingTheSplitTableAndError() {
+        createTable("");
+        bed.emulator()
+                .faults()
+                .add(Faults.Rule.error("GetRange", "OTSAuthFailed", 403, Faults.UNLIMITED));
+        try {
+            assertThatThrownBy(() -> rows("SELECT * FROM t"))
+                    .hasStackTraceContaining("Reading split range-")
+                    .hasStackTraceContaining("of table '" + table + "' failed")
+                    .hasStackTraceContaining("OTSAuthFailed");
+        } finally {
+            bed.emulator().faults().clear();
+        }
     }
 
     @Test
