@@ -94,7 +94,7 @@ class TablestoreScanFailoverITCase {
         assertThat(splits(table, SPLIT_BYTES)).as("splits").hasSizeGreaterThanOrEqualTo(2);
         // Paces the scan: each GetRange page (5000 rows) arrives late, so checkpoints complete
         // between the pages of a split, that is in its middle.
-        bed.emulator().faults().add(Faults.Rule.latency("GetRange", 300));
+        bed.emulator().faults().add(Faults.Rule.latency("GetRange", 500));
 
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
