@@ -50,6 +50,88 @@ public record KeyBounds(
         return ALL;
     }
 
+    /**
+     * The bounds a conjunction of comparisons implies, and the comparisons that shaped them: the
+     * longest run of leading primary-key columns with an equality, then the closest lower and upper
+     * bound on the next column. Comparisons on other columns, of another type than their column, or
+     * after the first column without an equality are not used. The bounds never exclude a row the
+     * conjunction accepts, so the engine applying all comparisons to the rows read gives the exact
+     * answer.
+     */
+    public static Derived derive(List<PrimaryKeySchema> schema, List<KeyComparison> comparisons) {
+        List<PrimaryKeyValue> prefix = new ArrayList<>();
+        List<KeyComparison> used = new ArrayList<>();
+        for (PrimaryKeySchema column : schema) {
+            List<KeyComparison> on =
+                    comparisons.stream()
+                            .filter(c -> c.column().equals(column.getName()))
+                            .filter(c -> c.value().getType() == column.getType())
+                            .toList();
+            Optional<KeyComparison> equal =
+                    on.stream().filter(c -> c.op() == KeyComparison.Op.EQUAL).findFirst();
+            if (equal.isPresent()) {
+                // A second, different equality makes the conjunction empty; reading the rows of
+                // the first is still a superset of none.
+                prefix.add(equal.get().value());
+                used.add(equal.get());
+                continue;
+            }
+            Optional<KeyComparison> lower = closest(on, true);
+            Optional<KeyComparison> upper = closest(on, false);
+            lower.ifPresent(used::add);
+            upper.ifPresent(used::add);
+            return new Derived(
+                    new KeyBounds(prefix, lower.map(KeyBounds::bound), upper.map(KeyBounds::bound)),
+                    used);
+        }
+        return new Derived(new KeyBounds(prefix, Optional.empty(), Optional.empty()), used);
+    }
+
+    /** Bounds and the comparisons {@link #derive} made them of. */
+    public record Derived(KeyBounds bounds, List<KeyComparison> used) {
+        public Derived {
+            Objects.requireNonNull(bounds, "bounds");
+            used = List.copyOf(used);
+        }
+    }
+
+    private static Optional<KeyComparison> closest(List<KeyComparison> on, boolean lower) {
+        KeyComparison best = null;
+        for (KeyComparison c : on) {
+            boolean isLower =
+                    c.op() == KeyComparison.Op.GREATER
+                            || c.op() == KeyComparison.Op.GREATER_OR_EQUAL;
+            boolean isUpper =
+                    c.op() == KeyComparison.Op.LESS || c.op() == KeyComparison.Op.LESS_OR_EQUAL;
+            if (lower ? !isLower : !isUpper) {
+                continue;
+            }
+            if (best == null) {
+                best = c;
+                continue;
+            }
+            // Either bound alone admits every row the conjunction does, so an order that differs
+            // from the service's for some values would cost reads, never rows.
+            int order = c.value().compareTo(best.value());
+            boolean tighter = lower ? order > 0 : order < 0;
+            boolean sameButExclusive =
+                    order == 0
+                            && (c.op() == KeyComparison.Op.GREATER
+                                    || c.op() == KeyComparison.Op.LESS);
+            if (tighter || sameButExclusive) {
+                best = c;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static Bound bound(KeyComparison c) {
+        return new Bound(
+                c.value(),
+                c.op() == KeyComparison.Op.GREATER_OR_EQUAL
+                        || c.op() == KeyComparison.Op.LESS_OR_EQUAL);
+    }
+
     /** Whether this limits nothing. */
     public boolean isAll() {
         return prefix.isEmpty() && lower.isEmpty() && upper.isEmpty();
@@ -157,7 +239,7 @@ public record KeyBounds(
     }
 
     /** The smallest value after {@code value} in the service's key order. */
-    private static PrimaryKeyValue successor(PrimaryKeyValue value) {
+    static PrimaryKeyValue successor(PrimaryKeyValue value) {
         return switch (value.getType()) {
             case INTEGER ->
                     value.asLong() == Long.MAX_VALUE

@@ -52,16 +52,7 @@ public final class KeyRangeCodec {
      */
     public static KeyRange decode(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            int version = in.readUnsignedByte();
-            if (version != VERSION) {
-                throw new IllegalArgumentException(
-                        "A key range of format version "
-                                + version
-                                + " cannot be read by this connector, which reads version "
-                                + VERSION
-                                + ": restore with the connector version that wrote it, or start"
-                                + " the read again.");
-            }
+            checkVersion(in.readUnsignedByte(), "A key range");
             KeyRange range = new KeyRange(readKey(in), readKey(in));
             if (in.available() > 0) {
                 throw new IllegalArgumentException(
@@ -73,38 +64,85 @@ public final class KeyRangeCodec {
         }
     }
 
+    /** The bytes of one primary key (a split's last key read), in the same versioned format. */
+    public static byte[] encodeKey(PrimaryKey key) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            writeKey(out, key);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * @throws IllegalArgumentException for bytes of another format version, or not a key
+     */
+    public static PrimaryKey decodeKey(byte[] bytes) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            checkVersion(in.readUnsignedByte(), "A primary key");
+            PrimaryKey key = readKey(in);
+            if (in.available() > 0) {
+                throw new IllegalArgumentException(
+                        "A primary key has " + in.available() + " bytes after its end.");
+            }
+            return key;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Bytes that are not a primary key: " + e, e);
+        }
+    }
+
+    static void checkVersion(int version, String what) {
+        if (version != VERSION) {
+            throw new IllegalArgumentException(
+                    what
+                            + " of format version "
+                            + version
+                            + " cannot be read by this connector, which reads version "
+                            + VERSION
+                            + ": restore with the connector version that wrote it, or start"
+                            + " the read again.");
+        }
+    }
+
     private static void writeKey(DataOutputStream out, PrimaryKey key) throws IOException {
         PrimaryKeyColumn[] columns = key.getPrimaryKeyColumns();
         out.writeShort(columns.length);
         for (PrimaryKeyColumn column : columns) {
             out.writeUTF(column.getName());
-            PrimaryKeyValue value = column.getValue();
-            if (value.isInfMin()) {
-                out.writeByte(INF_MIN);
-            } else if (value.isInfMax()) {
-                out.writeByte(INF_MAX);
-            } else {
-                switch (value.getType()) {
-                    case STRING -> {
-                        out.writeByte(STRING);
-                        writeBytes(out, value.asStringInBytes());
-                    }
-                    case INTEGER -> {
-                        out.writeByte(INTEGER);
-                        out.writeLong(value.asLong());
-                    }
-                    case BINARY -> {
-                        out.writeByte(BINARY);
-                        writeBytes(out, value.asBinary());
-                    }
-                    default ->
-                            throw new IllegalArgumentException(
-                                    "A key column "
-                                            + column.getName()
-                                            + " of type "
-                                            + value.getType()
-                                            + " cannot bound a range.");
+            writeValue(out, column.getName(), column.getValue());
+        }
+    }
+
+    /** A type tag and the value; {@code column} names the value in an error. */
+    static void writeValue(DataOutputStream out, String column, PrimaryKeyValue value)
+            throws IOException {
+        if (value.isInfMin()) {
+            out.writeByte(INF_MIN);
+        } else if (value.isInfMax()) {
+            out.writeByte(INF_MAX);
+        } else {
+            switch (value.getType()) {
+                case STRING -> {
+                    out.writeByte(STRING);
+                    writeBytes(out, value.asStringInBytes());
                 }
+                case INTEGER -> {
+                    out.writeByte(INTEGER);
+                    out.writeLong(value.asLong());
+                }
+                case BINARY -> {
+                    out.writeByte(BINARY);
+                    writeBytes(out, value.asBinary());
+                }
+                default ->
+                        throw new IllegalArgumentException(
+                                "A key column "
+                                        + column
+                                        + " of type "
+                                        + value.getType()
+                                        + " cannot bound a range.");
             }
         }
     }
@@ -114,21 +152,23 @@ public final class KeyRangeCodec {
         PrimaryKeyBuilder key = PrimaryKeyBuilder.createPrimaryKeyBuilder();
         for (int i = 0; i < count; i++) {
             String name = in.readUTF();
-            byte tag = in.readByte();
-            PrimaryKeyValue value =
-                    switch (tag) {
-                        case INF_MIN -> PrimaryKeyValue.INF_MIN;
-                        case INF_MAX -> PrimaryKeyValue.INF_MAX;
-                        case STRING ->
-                                PrimaryKeyValue.fromString(
-                                        new String(readBytes(in), StandardCharsets.UTF_8));
-                        case INTEGER -> PrimaryKeyValue.fromLong(in.readLong());
-                        case BINARY -> PrimaryKeyValue.fromBinary(readBytes(in));
-                        default -> throw new IOException("unknown key value tag " + tag);
-                    };
-            key.addPrimaryKeyColumn(new PrimaryKeyColumn(name, value));
+            key.addPrimaryKeyColumn(new PrimaryKeyColumn(name, readValue(in)));
         }
         return key.build();
+    }
+
+    /** A value {@link #writeValue} wrote. */
+    static PrimaryKeyValue readValue(DataInputStream in) throws IOException {
+        byte tag = in.readByte();
+        return switch (tag) {
+            case INF_MIN -> PrimaryKeyValue.INF_MIN;
+            case INF_MAX -> PrimaryKeyValue.INF_MAX;
+            case STRING ->
+                    PrimaryKeyValue.fromString(new String(readBytes(in), StandardCharsets.UTF_8));
+            case INTEGER -> PrimaryKeyValue.fromLong(in.readLong());
+            case BINARY -> PrimaryKeyValue.fromBinary(readBytes(in));
+            default -> throw new IOException("unknown key value tag " + tag);
+        };
     }
 
     private static void writeBytes(DataOutputStream out, byte[] value) throws IOException {

@@ -79,4 +79,20 @@ class KeyRangeCodecTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Bytes that are not a key range");
     }
+
+    @Test
+    void aKeyRoundTripsAndAnotherVersionIsRefused() {
+        PrimaryKey key =
+                key(
+                        PrimaryKeyValue.fromString("a"),
+                        PrimaryKeyValue.fromLong(3),
+                        PrimaryKeyValue.fromBinary(new byte[] {1}));
+        byte[] bytes = KeyRangeCodec.encodeKey(key);
+
+        assertThat(KeyRangeCodec.decodeKey(bytes)).isEqualTo(key);
+        bytes[0] = 3;
+        assertThatThrownBy(() -> KeyRangeCodec.decodeKey(bytes))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("A primary key of format version 3 cannot be read");
+    }
 }

@@ -1,12 +1,13 @@
 package io.tablestorecdc.checkpoint.table;
 
-import static io.tablestorecdc.checkpoint.table.FakeTableService.key;
+import static io.tablestorecdc.checkpoint.testing.FakeTableService.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.checkpoint.testing.FakeTableService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,8 +5,8 @@ import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.flink.scan.TableRowConverter;
 import io.tablestorecdc.flink.source.deserializer.CellTypes;
-import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +24,7 @@ import org.apache.flink.table.types.logical.RowType;
  * BOOLEAN, BINARY to BINARY/VARBINARY. Columns a row lacks are null.
  */
 @Internal
-final class RowConverter implements Serializable {
+final class RowConverter implements TableRowConverter {
 
     private static final long serialVersionUID = 1L;
 
@@ -35,6 +35,11 @@ final class RowConverter implements Serializable {
             CellTypes.requireSupported(field);
         }
         this.rowType = rowType;
+    }
+
+    @Override
+    public RowData convert(Row row) {
+        return toRowData(row);
     }
 
     RowData toRowData(Row row) {

@@ -14,10 +14,12 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -30,8 +32,8 @@ import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * {@code 'connector' = 'tablestore'} as a source: a Tablestore table as a dimension table in lookup
- * joins. The DDL's primary key must be the table's.
+ * {@code 'connector' = 'tablestore'} as a source: a bounded scan of a Tablestore table as it is
+ * now, and a dimension table in lookup joins. The DDL's primary key must be the table's.
  */
 @PublicEvolving
 public final class TablestoreTableSourceFactory implements DynamicTableSourceFactory {
@@ -63,7 +65,9 @@ public final class TablestoreTableSourceFactory implements DynamicTableSourceFac
                 LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_WRITE,
                 LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_ACCESS,
                 LookupOptions.PARTIAL_CACHE_CACHE_MISSING_KEY,
-                LookupOptions.MAX_RETRIES);
+                LookupOptions.MAX_RETRIES,
+                TablestoreTableOptions.SCAN_SPLIT_SIZE,
+                FactoryUtil.SOURCE_PARALLELISM);
     }
 
     @Override
@@ -91,7 +95,7 @@ public final class TablestoreTableSourceFactory implements DynamicTableSourceFac
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
         parse(() -> new RowConverter(rowType));
-        List<String> primaryKey = checkPrimaryKey(settings, schema, subject);
+        List<PrimaryKeySchema> primaryKey = checkPrimaryKey(settings, schema, subject);
         int maxRetries = options.get(LookupOptions.MAX_RETRIES);
         if (maxRetries < 0) {
             throw new ValidationException(
@@ -103,7 +107,26 @@ public final class TablestoreTableSourceFactory implements DynamicTableSourceFac
                 primaryKey,
                 options.get(TablestoreTableOptions.LOOKUP_ASYNC),
                 maxRetries,
-                cache(options));
+                cache(options),
+                scanSettings(options));
+    }
+
+    private static TablestoreDynamicTableSource.ScanSettings scanSettings(ReadableConfig options) {
+        MemorySize splitSize = options.get(TablestoreTableOptions.SCAN_SPLIT_SIZE);
+        if (splitSize.getBytes() <= 0) {
+            throw new ValidationException(
+                    "Option 'scan.split-size' must be positive, got '"
+                            + splitSize
+                            + "'; set a data size such as '64 mb'");
+        }
+        Optional<Integer> parallelism = options.getOptional(FactoryUtil.SOURCE_PARALLELISM);
+        if (parallelism.isPresent() && parallelism.get() <= 0) {
+            throw new ValidationException(
+                    "Option 'scan.parallelism' must be positive, got "
+                            + parallelism.get()
+                            + "; remove it to use the job's parallelism");
+        }
+        return new TablestoreDynamicTableSource.ScanSettings(splitSize.getBytes(), parallelism);
     }
 
     private static LookupCache cache(ReadableConfig options) {
@@ -121,14 +144,15 @@ public final class TablestoreTableSourceFactory implements DynamicTableSourceFac
     }
 
     /** The table's primary key, after checking the DDL declares the same one. */
-    private static List<String> checkPrimaryKey(
+    private static List<PrimaryKeySchema> checkPrimaryKey(
             TableConnection settings, ResolvedSchema schema, String subject) {
         List<String> declared = schema.getPrimaryKey().map(k -> k.getColumns()).orElse(List.of());
-        List<String> actual;
+        List<PrimaryKeySchema> key;
         try (SdkTableService service =
                 SdkTableService.connect(settings.tablestoreEndpoint(), settings.tableName())) {
-            actual = service.primaryKey().stream().map(PrimaryKeySchema::getName).toList();
+            key = service.primaryKey();
         }
+        List<String> actual = key.stream().map(PrimaryKeySchema::getName).toList();
         if (!declared.equals(actual)) {
             throw new ValidationException(
                     "The primary key of "
@@ -143,7 +167,7 @@ public final class TablestoreTableSourceFactory implements DynamicTableSourceFac
                             + String.join(", ", actual)
                             + ") NOT ENFORCED in the DDL");
         }
-        return actual;
+        return key;
     }
 
     private static <T> T parse(Supplier<T> step) {

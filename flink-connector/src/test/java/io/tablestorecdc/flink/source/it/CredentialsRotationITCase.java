@@ -8,6 +8,7 @@ import io.tablestorecdc.emulator.InstanceMetadataStub;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
+import io.tablestorecdc.flink.testing.CommittingListSink;
 import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.time.Duration;
 import java.time.Instant;

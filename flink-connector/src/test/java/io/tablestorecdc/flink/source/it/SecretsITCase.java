@@ -12,6 +12,7 @@ import io.tablestorecdc.emulator.TablestoreEmulator;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
+import io.tablestorecdc.flink.testing.CommittingListSink;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

@@ -25,6 +25,7 @@ import io.tablestorecdc.emulator.server.Faults.ConnectionFault;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
+import io.tablestorecdc.flink.testing.CommittingListSink;
 import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.io.IOException;
 import java.nio.file.Files;

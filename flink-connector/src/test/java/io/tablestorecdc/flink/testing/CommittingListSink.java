@@ -1,4 +1,4 @@
-package io.tablestorecdc.flink.source.it;
+package io.tablestorecdc.flink.testing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +21,7 @@ import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
  * checkpoint id, so re-committing after a restore is idempotent.
  */
 @SuppressWarnings("deprecation")
-final class CommittingListSink extends RichSinkFunction<String>
+public final class CommittingListSink extends RichSinkFunction<String>
         implements CheckpointedFunction, CheckpointListener {
 
     private static final long serialVersionUID = 1L;
@@ -33,20 +33,20 @@ final class CommittingListSink extends RichSinkFunction<String>
     private transient TreeMap<Long, List<String>> pending;
     private transient ListState<String> state;
 
-    CommittingListSink(String name) {
+    public CommittingListSink(String name) {
         this.name = name;
         COMMITTED.putIfAbsent(name, new ConcurrentSkipListMap<>());
     }
 
     /** Everything committed so far, in checkpoint order. */
-    static List<String> committed(String name) {
+    public static List<String> committed(String name) {
         List<String> out = new ArrayList<>();
         COMMITTED.get(name).values().forEach(out::addAll);
         return out;
     }
 
     /** How many checkpoints have committed (with or without values). */
-    static int commits(String name) {
+    public static int commits(String name) {
         return COMMITTED.get(name).size();
     }
 
