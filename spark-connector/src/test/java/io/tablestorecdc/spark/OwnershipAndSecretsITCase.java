@@ -21,7 +21,6 @@ import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.execution.streaming.StreamingQueryWrapper;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,7 +80,7 @@ class OwnershipAndSecretsITCase {
                         CdcTestBed.checkpointDir(),
                         new BatchSink());
         Throwable refused = awaitFailure(second);
-        String explain = ((StreamingQueryWrapper) first).streamingQuery().explainInternal(true);
+        String explain = explainInternal(first);
         String progress = first.lastProgress().json() + first.status().json();
         first.stop();
 
@@ -182,6 +181,20 @@ class OwnershipAndSecretsITCase {
         CdcTestBed.awaitCondition("the query to fail", TIMEOUT, () -> !query.isActive());
         assertThat(query.exception().isDefined()).as("query failed").isTrue();
         return query.exception().get();
+    }
+
+    /**
+     * The query's extended plan, as the Spark UI shows it. Spark 4 moved the wrapper class to
+     * another package ({@code ...streaming.runtime}); both lines keep its methods, which this calls
+     * by name so the one source compiles against either.
+     */
+    static String explainInternal(StreamingQuery query) throws ReflectiveOperationException {
+        Object execution = query.getClass().getMethod("streamingQuery").invoke(query);
+        return (String)
+                execution
+                        .getClass()
+                        .getMethod("explainInternal", boolean.class)
+                        .invoke(execution, true);
     }
 
     static String stackTrace(Throwable t) {
