@@ -45,11 +45,7 @@ final class BackgroundPurge implements AutoCloseable {
         this.keepLastBatches = keepLastBatches;
         this.thread =
                 Executors.newSingleThreadExecutor(
-                        r -> {
-                            Thread t = new Thread(r, "tablestore-cdc-purge-" + tunnelName);
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        DaemonThreads.named("tablestore-cdc-purge-" + tunnelName));
     }
 
     /**

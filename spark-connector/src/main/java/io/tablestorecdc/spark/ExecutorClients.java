@@ -9,7 +9,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -37,11 +36,12 @@ final class ExecutorClients {
 
     // Threads come and go with the tasks that read ahead (at most one page per task at a time).
     private static final ExecutorService READ_AHEAD =
-            Executors.newCachedThreadPool(daemon("tablestore-cdc-read-ahead"));
+            Executors.newCachedThreadPool(DaemonThreads.named("tablestore-cdc-read-ahead"));
 
     static {
         ScheduledExecutorService evictor =
-                Executors.newSingleThreadScheduledExecutor(daemon("tablestore-cdc-client-evictor"));
+                Executors.newSingleThreadScheduledExecutor(
+                        DaemonThreads.named("tablestore-cdc-client-evictor"));
         long every = IDLE_TIMEOUT.toMillis() / 4;
         evictor.scheduleWithFixedDelay(
                 ExecutorClients::closeIdle, every, every, TimeUnit.MILLISECONDS);
@@ -89,14 +89,6 @@ final class ExecutorClients {
     /** Where tasks read their channel's next page while they convert the current one. */
     static Executor readAheadThreads() {
         return READ_AHEAD;
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     private static void closeIdle() {

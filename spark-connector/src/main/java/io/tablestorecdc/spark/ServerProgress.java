@@ -52,11 +52,7 @@ final class ServerProgress implements AutoCloseable {
         this.connection = connection;
         this.pusher =
                 Executors.newSingleThreadExecutor(
-                        r -> {
-                            Thread t = new Thread(r, "tablestore-cdc-progress-" + tunnelName);
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        DaemonThreads.named("tablestore-cdc-progress-" + tunnelName));
     }
 
     /**

@@ -97,7 +97,8 @@ final class SourceConnection implements AutoCloseable {
         this.ownerStore = new MetaStore(metaClient);
         this.metaRequests =
                 Executors.newFixedThreadPool(
-                        META_THREADS, daemon("tablestore-cdc-meta-" + tunnel.tunnelName()));
+                        META_THREADS,
+                        DaemonThreads.named("tablestore-cdc-meta-" + tunnel.tunnelName()));
         this.metaStore =
                 new MetaStore(
                         new OwnerCheckedClient(metaClient),
@@ -109,27 +110,10 @@ final class SourceConnection implements AutoCloseable {
         this.requests =
                 Executors.newFixedThreadPool(
                         REQUEST_THREADS,
-                        r -> {
-                            Thread t =
-                                    new Thread(r, "tablestore-cdc-requests-" + tunnel.tunnelName());
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        DaemonThreads.named("tablestore-cdc-requests-" + tunnel.tunnelName()));
         this.scheduler =
                 Executors.newSingleThreadScheduledExecutor(
-                        r -> {
-                            Thread t = new Thread(r, "tablestore-cdc-" + tunnel.tunnelName());
-                            t.setDaemon(true);
-                            return t;
-                        });
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
+                        DaemonThreads.named("tablestore-cdc-" + tunnel.tunnelName()));
     }
 
     /**
