@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -82,7 +83,7 @@ class PageReadAheadTest {
         volatile CountDownLatch hold = new CountDownLatch(0);
 
         PagesByToken() {
-            super(FakeTunnelProxy.streamTunnel());
+            super(FakeTunnelService.streamTunnel());
         }
 
         @Override

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
 import org.junit.jupiter.api.Test;
 
 class TunnelProxyTest {
 
-    private final FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
+    private final FakeTunnelService server = FakeTunnelService.streamTunnel();
 
     @Test
     void describeOrCreateCreatesAMissingTunnel() {

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
 import io.tablestorecdc.emulator.testkit.ManualClock;
 import java.time.Duration;
@@ -23,7 +24,7 @@ class TunnelSessionTest {
     private static final TunnelSessionConfig CONFIG =
             new TunnelSessionConfig("test", Duration.ofSeconds(10), Duration.ofSeconds(60));
 
-    private final FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
+    private final FakeTunnelService server = FakeTunnelService.streamTunnel();
     private final ManualClock clock = new ManualClock();
 
     private TunnelSession open() {
@@ -108,7 +109,7 @@ class TunnelSessionTest {
     void aFinishedChannelIsNeverReportedTerminatedBeforeItsFinishIsCommitted() {
         server.addChannel("c1");
         TunnelSession session = open();
-        server.script("c1", "start-c1", finishedPage());
+        server.script("c1", "c1@0", finishedPage());
 
         ReadResult read =
                 server.readRecords(session.clientId(), "c1", server.channel("c1").checkpoint());
@@ -325,7 +326,7 @@ class TunnelSessionTest {
         server.addChannel("c1");
         TunnelSession session = open();
         session.checkpoint("c1", ChannelPosition.at("tok-1"));
-        server.channel("c1").sequence = 9; // someone else checkpointed meanwhile
+        server.checkpointedElsewhere("c1", 9);
 
         session.checkpoint("c1", ChannelPosition.at("tok-2"));
         session.checkpoint("c1", ChannelPosition.at("tok-3"));

@@ -9,11 +9,11 @@ import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
+import io.tablestorecdc.flink.source.testing.FakeTunnelServices;
 import io.tablestorecdc.flink.source.testing.InMemoryMetaTables;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
@@ -30,8 +30,9 @@ class TablestoreCdcEnumeratorOwnershipTest {
 
     private static final String TUNNEL_ID = "tunnel-1";
 
-    private final FakeTunnelServer server =
-            new FakeTunnelServer(TUNNEL_ID, TunnelType.STREAM).channel("a", ChannelType.STREAM);
+    private final FakeTunnelService server =
+            FakeTunnelServices.orders(TUNNEL_ID, TunnelType.STREAM)
+                    .channel("a", ChannelType.STREAM);
     private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
     private final MetaStore store = new MetaStore(meta);
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -125,12 +126,12 @@ class TablestoreCdcEnumeratorOwnershipTest {
                 .setEndpoint("http://127.0.0.1:1")
                 .setInstanceName("test")
                 .setCredentials("id", "secret")
-                .setTableName(FakeTunnelServer.TABLE)
-                .setTunnelName(FakeTunnelServer.TUNNEL)
+                .setTableName(FakeTunnelServices.TABLE)
+                .setTunnelName(FakeTunnelServices.TUNNEL)
                 .setDiscoveryInterval(Duration.ofSeconds(1))
                 .setHeartbeatInterval(Duration.ofSeconds(5))
                 .setDeserializer(new RecordStrings())
-                .setTunnelProxyFactory(FakeTunnelServers.register(getClass().getName(), server))
+                .setTunnelProxyFactory(FakeTunnelServices.register(getClass().getName(), server))
                 .setMetaTableClientFactory(InMemoryMetaTables.register(getClass().getName(), meta))
                 .build();
     }

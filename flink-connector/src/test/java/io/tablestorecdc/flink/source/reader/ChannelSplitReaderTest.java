@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.ForwardingTunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
+import io.tablestorecdc.flink.source.testing.FakeTunnelServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.Test;
 
 class ChannelSplitReaderTest {
 
-    private final FakeTunnelServer server =
-            new FakeTunnelServer("t", TunnelType.STREAM)
+    private final FakeTunnelService server =
+            FakeTunnelServices.orders("t", TunnelType.STREAM)
                     .channel("a", ChannelType.STREAM)
                     .append("a", 1, 2, 3, 4, 5)
                     .seal("a")
@@ -34,7 +35,7 @@ class ChannelSplitReaderTest {
     private final AtomicReference<TunnelClientId> client =
             new AtomicReference<>(new TunnelClientId("t", "c1"));
     private final ChannelSplitReader reader =
-            new ChannelSplitReader(server.proxy(), () -> Optional.ofNullable(client.get()));
+            new ChannelSplitReader(server, () -> Optional.ofNullable(client.get()));
 
     @Test
     void readsEveryRecordWithThePositionAfterItThenFinishes() throws Exception {
@@ -82,10 +83,7 @@ class ChannelSplitReaderTest {
         fetched.skip(Set.of("a"));
         ChannelSplitReader skipping =
                 new ChannelSplitReader(
-                        server.proxy(),
-                        () -> Optional.ofNullable(client.get()),
-                        fetched,
-                        Optional.empty());
+                        server, () -> Optional.ofNullable(client.get()), fetched, Optional.empty());
         skipping.handleSplitsChanges(
                 new SplitsAddition<>(List.of(split(ChannelPosition.at("a@2", 1)))));
 
@@ -147,7 +145,7 @@ class ChannelSplitReaderTest {
         FetchedChannels fetched = new FetchedChannels();
         ChannelSplitReader bounded =
                 new ChannelSplitReader(
-                        server.proxy(),
+                        server,
                         () -> Optional.ofNullable(client.get()),
                         fetched,
                         Optional.of(Instant.ofEpochMilli(1002)));
@@ -209,7 +207,7 @@ class ChannelSplitReaderTest {
         ConcurrentLinkedQueue<String> requested = new ConcurrentLinkedQueue<>();
         ChannelSplitReader ahead =
                 new ChannelSplitReader(
-                        new ForwardingTunnelProxy(server.proxy()) {
+                        new ForwardingTunnelProxy(server) {
                             @Override
                             public ReadResult readRecords(
                                     TunnelClientId c, String channelId, String token) {
@@ -249,10 +247,7 @@ class ChannelSplitReaderTest {
 
     private ChannelSplitReader boundedAt(Instant stopAt, FetchedChannels fetched) {
         return new ChannelSplitReader(
-                server.proxy(),
-                () -> Optional.ofNullable(client.get()),
-                fetched,
-                Optional.of(stopAt));
+                server, () -> Optional.ofNullable(client.get()), fetched, Optional.of(stopAt));
     }
 
     private Set<String> drain(List<PositionedRecord> records) throws Exception {
