@@ -48,13 +48,7 @@ class LineagePropertiesTest {
     void everyChannelIsReadExactlyOnceFromItsStart(@ForAll("schedules") List<Step> steps) {
         LineageSimulation sim = simulate(TunnelType.STREAM, steps);
 
-        sim.server
-                .channelIds()
-                .forEach(
-                        id ->
-                                assertThat(readsOf(sim, id))
-                                        .as(id)
-                                        .isEqualTo(sim.server.channel(id).records().size()));
+        assertEveryChannelReadWhole(sim);
     }
 
     @Property(tries = 300)
@@ -105,13 +99,7 @@ class LineagePropertiesTest {
         LineageSimulation sim = simulate(TunnelType.BASE_AND_STREAM, steps);
 
         assertThat(sim.violations).isEmpty();
-        sim.server
-                .channelIds()
-                .forEach(
-                        id ->
-                                assertThat(readsOf(sim, id))
-                                        .as(id)
-                                        .isEqualTo(sim.server.channel(id).records().size()));
+        assertEveryChannelReadWhole(sim);
     }
 
     @Example
@@ -164,6 +152,12 @@ class LineagePropertiesTest {
         sim.run(steps);
         sim.drain();
         return sim;
+    }
+
+    private static void assertEveryChannelReadWhole(LineageSimulation sim) {
+        for (String id : sim.server.channelIds()) {
+            assertThat(readsOf(sim, id)).as(id).isEqualTo(sim.server.channel(id).records().size());
+        }
     }
 
     /**

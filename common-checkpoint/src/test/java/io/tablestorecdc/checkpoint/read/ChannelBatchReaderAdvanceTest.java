@@ -12,7 +12,6 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
-import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import java.time.Duration;
@@ -194,7 +193,9 @@ class ChannelBatchReaderAdvanceTest {
 
     private static ChannelCheckpoint startAt(int tokenOffset, int skip) {
         return ChannelCheckpoint.adopted(
-                CHANNEL, ChannelType.STREAM, ChannelPosition.at(tokenAt(tokenOffset), skip));
+                CHANNEL,
+                ChannelType.STREAM,
+                ChannelPosition.at(FakeTunnelService.token(CHANNEL, tokenOffset), skip));
     }
 
     private static ChannelBatchReader firstRead(
@@ -238,13 +239,8 @@ class ChannelBatchReaderAdvanceTest {
 
     /** One stream channel of {@code size} records, answered in seeded random batches. */
     private static FakeTunnelService logOf(long seed, int maxBatch, int size) {
-        return new FakeTunnelService("table", "t", CLIENT.tunnelId(), TunnelType.STREAM)
-                .channel(CHANNEL, ChannelType.STREAM)
+        return FakeTunnelService.oneStreamChannel(CLIENT.tunnelId(), CHANNEL)
                 .randomBatches(seed, maxBatch)
                 .appendRecords(CHANNEL, size);
-    }
-
-    private static String tokenAt(int offset) {
-        return CHANNEL + "@" + offset;
     }
 }

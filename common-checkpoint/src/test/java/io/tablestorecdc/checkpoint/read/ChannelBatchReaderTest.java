@@ -8,7 +8,6 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
-import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import java.time.Duration;
@@ -79,7 +78,8 @@ class ChannelBatchReaderTest {
         assertThat(end.batchRecords()).isEqualTo(12);
         assertThat(end.lifecycle()).isEqualTo(ChannelLifecycle.READING);
         assertThat(end.lastSequence().timestampMicros()).isEqualTo(1_011_000L);
-        assertThat(end.adoptedAt()).isEqualTo(ChannelPosition.at(tokenAt(0)));
+        assertThat(end.adoptedAt())
+                .isEqualTo(ChannelPosition.at(FakeTunnelService.token(CHANNEL, 0)));
     }
 
     @Test
@@ -108,7 +108,8 @@ class ChannelBatchReaderTest {
         ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 1000);
 
         assertThat(drain(reader)).hasSize(8);
-        assertThat(reader.position()).isEqualTo(ChannelPosition.at(tokenAt(8)));
+        assertThat(reader.position())
+                .isEqualTo(ChannelPosition.at(FakeTunnelService.token(CHANNEL, 8)));
     }
 
     @Test
@@ -133,7 +134,9 @@ class ChannelBatchReaderTest {
         server.onRead(() -> nanos.addAndGet(Duration.ofSeconds(1).toNanos()));
         ChannelCheckpoint start =
                 ChannelCheckpoint.adopted(
-                        CHANNEL, ChannelType.STREAM, ChannelPosition.at(tokenAt(0), 40));
+                        CHANNEL,
+                        ChannelType.STREAM,
+                        ChannelPosition.at(FakeTunnelService.token(CHANNEL, 0), 40));
         ChannelReadLimit limit = new ChannelReadLimit(1000, Duration.ofMillis(1));
 
         ChannelBatchReader reader =
@@ -210,7 +213,9 @@ class ChannelBatchReaderTest {
 
     private ChannelCheckpoint adoptedAtStart() {
         return ChannelCheckpoint.adopted(
-                CHANNEL, ChannelType.STREAM, ChannelPosition.at(tokenAt(0)));
+                CHANNEL,
+                ChannelType.STREAM,
+                ChannelPosition.at(FakeTunnelService.token(CHANNEL, 0)));
     }
 
     private ChannelCheckpoint firstBatchEnd(FakeTunnelService server, int records) {
@@ -240,13 +245,8 @@ class ChannelBatchReaderTest {
 
     /** One stream channel of {@code size} records, answered in seeded random batches. */
     private static FakeTunnelService logOf(long seed, int maxBatch, int size) {
-        return new FakeTunnelService("table", "t", CLIENT.tunnelId(), TunnelType.STREAM)
-                .channel(CHANNEL, ChannelType.STREAM)
+        return FakeTunnelService.oneStreamChannel(CLIENT.tunnelId(), CHANNEL)
                 .randomBatches(seed, maxBatch)
                 .appendRecords(CHANNEL, size);
-    }
-
-    private static String tokenAt(int offset) {
-        return CHANNEL + "@" + offset;
     }
 }

@@ -32,7 +32,7 @@ public final class FakeChannel {
         this.type = type;
         this.parents = List.copyOf(parents);
         this.status = s;
-        this.checkpoint = id + "@0";
+        this.checkpoint = FakeTunnelService.token(id, 0);
     }
 
     public ChannelType type() {

@@ -87,6 +87,12 @@ public final class FakeTunnelService implements TunnelProxy {
         this.type = t;
     }
 
+    /** A stream tunnel {@code "t"} of id {@code tunnelId} with one open stream channel. */
+    public static FakeTunnelService oneStreamChannel(String tunnelId, String channelId) {
+        return new FakeTunnelService("table", "t", tunnelId, TunnelType.STREAM)
+                .channel(channelId, ChannelType.STREAM);
+    }
+
     /** A stream tunnel {@code "t"} (id {@code "tunnel-t"}) on table {@code "table"}. */
     public static FakeTunnelService streamTunnel() {
         return new FakeTunnelService("table", "t", "tunnel-t", TunnelType.STREAM);
@@ -330,6 +336,11 @@ public final class FakeTunnelService implements TunnelProxy {
     /** Protocol breaches a client committed (a finish pushed for a channel with more records). */
     public synchronized List<String> violations() {
         return List.copyOf(violations);
+    }
+
+    /** The token of this fake at record {@code offset} of a channel. */
+    public static String token(String channelId, int offset) {
+        return channelId + "@" + offset;
     }
 
     /** The record offset a token of this fake names. */

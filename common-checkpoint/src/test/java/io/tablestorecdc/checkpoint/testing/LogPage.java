@@ -34,7 +34,7 @@ final class LogPage implements RecordPage {
         ChannelPosition next =
                 atEnd && c.sealed
                         ? ChannelPosition.finished()
-                        : ChannelPosition.at(c.id + "@" + to);
+                        : ChannelPosition.at(FakeTunnelService.token(c.id, to));
         LogPage page = new LogPage(c.records.subList(from, to), from, c.converted, c.visited);
         return new ReadResult(page, next, !atEnd, 10);
     }

@@ -13,8 +13,7 @@ import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServices;
-import io.tablestorecdc.flink.source.testing.InMemoryMetaTables;
+import io.tablestorecdc.flink.source.testing.FakeServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
     private static final String TUNNEL_ID = "tunnel-1";
 
     private final FakeTunnelService server =
-            FakeTunnelServices.orders(TUNNEL_ID, TunnelType.STREAM)
+            FakeServices.ordersTunnel(TUNNEL_ID, TunnelType.STREAM)
                     .channel("a", ChannelType.STREAM);
     private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
     private final MetaStore store = new MetaStore(meta);
@@ -126,13 +125,13 @@ class TablestoreCdcEnumeratorOwnershipTest {
                 .setEndpoint("http://127.0.0.1:1")
                 .setInstanceName("test")
                 .setCredentials("id", "secret")
-                .setTableName(FakeTunnelServices.TABLE)
-                .setTunnelName(FakeTunnelServices.TUNNEL)
+                .setTableName(FakeServices.TABLE)
+                .setTunnelName(FakeServices.TUNNEL)
                 .setDiscoveryInterval(Duration.ofSeconds(1))
                 .setHeartbeatInterval(Duration.ofSeconds(5))
                 .setDeserializer(new RecordStrings())
-                .setTunnelProxyFactory(FakeTunnelServices.register(getClass().getName(), server))
-                .setMetaTableClientFactory(InMemoryMetaTables.register(getClass().getName(), meta))
+                .setTunnelProxyFactory(FakeServices.tunnelProxies(getClass().getName(), server))
+                .setMetaTableClientFactory(FakeServices.metaTables(getClass().getName(), meta))
                 .build();
     }
 

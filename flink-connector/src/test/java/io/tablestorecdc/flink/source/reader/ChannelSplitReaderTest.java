@@ -10,7 +10,7 @@ import io.tablestorecdc.checkpoint.tunnel.ForwardingTunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServices;
+import io.tablestorecdc.flink.source.testing.FakeServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class ChannelSplitReaderTest {
 
     private final FakeTunnelService server =
-            FakeTunnelServices.orders("t", TunnelType.STREAM)
+            FakeServices.ordersTunnel("t", TunnelType.STREAM)
                     .channel("a", ChannelType.STREAM)
                     .append("a", 1, 2, 3, 4, 5)
                     .seal("a")

@@ -12,7 +12,7 @@ import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServices;
+import io.tablestorecdc.flink.source.testing.FakeServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
 class TablestoreCdcSourceReaderTest {
 
     private final FakeTunnelService server =
-            FakeTunnelServices.orders("t", TunnelType.STREAM)
+            FakeServices.ordersTunnel("t", TunnelType.STREAM)
                     .channel("a", ChannelType.STREAM)
                     .append("a", 1, 2, 3)
                     .seal("a")
