@@ -61,6 +61,8 @@ public final class FakeTunnelService implements TunnelProxy {
     private final TunnelType type;
     private final Map<String, FakeChannel> channels = new LinkedHashMap<>();
     private final Map<String, ReadResult> scripted = new HashMap<>();
+    private final Map<String, RuntimeException> failingReads = new HashMap<>();
+    private final List<String> readTokens = new ArrayList<>();
     private final Map<String, Deque<RuntimeException>> failures = new HashMap<>();
     private final List<List<HeldChannel>> heartbeats = new ArrayList<>();
     private final List<String> calls = new ArrayList<>();
@@ -207,6 +209,11 @@ public final class FakeTunnelService implements TunnelProxy {
         scripted.put(channelId + "@" + token, result);
     }
 
+    /** Every read at {@code token} throws {@code error}. */
+    public synchronized void failReadsAt(String token, RuntimeException error) {
+        failingReads.put(token, error);
+    }
+
     /** The next heartbeat answers exactly this (after adopting the client's report). */
     public synchronized void answerNextHeartbeat(List<AssignedChannel> answer) {
         nextAnswer = List.copyOf(answer);
@@ -299,6 +306,11 @@ public final class FakeTunnelService implements TunnelProxy {
                 .filter(c -> c.startsWith("readRecords:"))
                 .map(c -> c.substring("readRecords:".length()))
                 .toList();
+    }
+
+    /** The token of every read, in order. */
+    public synchronized List<String> readTokens() {
+        return List.copyOf(readTokens);
     }
 
     /** Every checkpoint pushed, as "channel position". */
@@ -486,6 +498,10 @@ public final class FakeTunnelService implements TunnelProxy {
         enter("readRecords:" + channelId);
         requireTunnel(client.tunnelId());
         onRead.run();
+        readTokens.add(token);
+        if (failingReads.containsKey(token)) {
+            throw failingReads.get(token);
+        }
         FakeChannel c = channel(channelId);
         if (!c.readableBy(client.clientId())) {
             String why = "fake: channel " + channelId + " is " + c.status + " to " + client;
