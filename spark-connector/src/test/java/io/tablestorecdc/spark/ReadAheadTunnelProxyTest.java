@@ -42,13 +42,13 @@ class ReadAheadTunnelProxyTest {
         ReadAheadTunnelProxy proxy = new ReadAheadTunnelProxy(server, threads, Long.MAX_VALUE);
 
         ReadResult first = proxy.readRecords(CLIENT, "c", "c@0");
-        await(() -> server.readTokens().contains("c@3"));
+        await(() -> server.requests().readTokens().contains("c@3"));
         ReadResult second = proxy.readRecords(CLIENT, "c", first.next().token());
 
         assertThat(second.records()).hasSize(3);
         assertThat(second.next()).isEqualTo(ChannelPosition.at("c@6"));
-        await(() -> server.readTokens().contains("c@6"));
-        assertThat(server.readTokens()).containsExactly("c@0", "c@3", "c@6");
+        await(() -> server.requests().readTokens().contains("c@6"));
+        assertThat(server.requests().readTokens()).containsExactly("c@0", "c@3", "c@6");
     }
 
     @Test
@@ -59,7 +59,7 @@ class ReadAheadTunnelProxyTest {
         proxy.readRecords(CLIENT, "c", "c@0");
         threads.submit(() -> {}).get(); // an idle pool: nothing queued behind a request
 
-        assertThat(server.readTokens()).containsExactly("c@0");
+        assertThat(server.requests().readTokens()).containsExactly("c@0");
     }
 
     @Test
@@ -70,13 +70,15 @@ class ReadAheadTunnelProxyTest {
         proxy.readRecords(CLIENT, "c", "c@0");
         proxy.readRecords(CLIENT, "c", "c@3");
 
-        assertThat(server.readTokens()).containsExactly("c@0", "c@3");
+        assertThat(server.requests().readTokens()).containsExactly("c@0", "c@3");
     }
 
     @Test
     void theErrorOfAPageReadAheadReachesTheReaderAsItIs() {
         FakeTunnelService server = pages(6, 3);
-        server.failReadsAt("c@3", new TunnelException(TunnelException.Kind.INVALID, "c@3 refused"));
+        server.script()
+                .failReadsAt(
+                        "c@3", new TunnelException(TunnelException.Kind.INVALID, "c@3 refused"));
         ReadAheadTunnelProxy proxy = new ReadAheadTunnelProxy(server, threads, Long.MAX_VALUE);
 
         proxy.readRecords(CLIENT, "c", "c@0");
@@ -95,7 +97,7 @@ class ReadAheadTunnelProxyTest {
         ReadResult page = proxy.readRecords(CLIENT, "c", "c@0");
 
         assertThat(page.next()).isEqualTo(ChannelPosition.at("c@3"));
-        assertThat(server.readTokens()).contains("c@0");
+        assertThat(server.requests().readTokens()).contains("c@0");
         assertThat(proxy.readRecords(CLIENT, "c", "c@3").records()).hasSize(3);
     }
 

@@ -99,7 +99,7 @@ class OwnerLeaseKeeperTest {
 
         keeper("query-1").shutDownPredecessorClient(server);
 
-        assertThat(server.calls()).contains("shutdown");
+        assertThat(server.requests().calls()).contains("shutdown");
     }
 
     private OwnerLeaseKeeper keeper(String consumerId) {

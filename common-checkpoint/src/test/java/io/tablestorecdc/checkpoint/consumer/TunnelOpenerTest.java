@@ -36,7 +36,7 @@ class TunnelOpenerTest {
                 opener(Engine.FLINK, Optional.of(TunnelType.STREAM)).open(server, Optional.empty());
 
         assertThat(tunnel.tunnelId()).isEqualTo("tunnel-t");
-        assertThat(server.calls()).contains("createTunnel");
+        assertThat(server.requests().calls()).contains("createTunnel");
     }
 
     @Test

@@ -71,7 +71,7 @@ class ChannelBatchReaderAdvanceTest {
             assertThat(advanceReader.endCheckpoint())
                     .as(what)
                     .isEqualTo(nextReader.endCheckpoint());
-            assertThat(byAdvance.reads()).as(what).isEqualTo(byNext.reads());
+            assertThat(byAdvance.requests().reads()).as(what).isEqualTo(byNext.requests().reads());
             assertThat(byAdvance.channel(CHANNEL).converted()).as(what).isEmpty();
             assertThat(byAdvance.channel(CHANNEL).visited()).as(what).isEmpty();
             assertThat(byNext.channel(CHANNEL).converted())
@@ -123,7 +123,7 @@ class ChannelBatchReaderAdvanceTest {
 
         assertThat(delivered).isEqualTo(server.channel(CHANNEL).records().subList(10, 15));
         assertThat(server.channel(CHANNEL).converted()).containsExactly(10, 11, 12, 13, 14);
-        assertThat(server.reads()).hasSizeGreaterThan(1);
+        assertThat(server.requests().reads()).hasSizeGreaterThan(1);
     }
 
     @Test

@@ -99,7 +99,7 @@ class ChannelBatchReaderTest {
                 ChannelCheckpoint.adopted(CHANNEL, ChannelType.STREAM, ChannelPosition.finished());
 
         assertThat(drain(firstRead(server, tombstone, 10))).isEmpty();
-        assertThat(server.reads()).isEmpty();
+        assertThat(server.requests().reads()).isEmpty();
     }
 
     @Test
@@ -115,14 +115,14 @@ class ChannelBatchReaderTest {
     @Test
     void aFirstReadStopsAfterItsTimeBudgetAndResumesWithoutLoss() {
         FakeTunnelService server = logOf(7, 5, 100);
-        server.onRead(() -> nanos.addAndGet(Duration.ofMillis(40).toNanos()));
+        server.script().onRead(() -> nanos.addAndGet(Duration.ofMillis(40).toNanos()));
         ChannelReadLimit limit = new ChannelReadLimit(1000, Duration.ofMillis(100));
 
         ChannelBatchReader reader =
                 ChannelBatchReader.firstRead(server, CLIENT, adoptedAtStart(), limit, nanos::get);
         List<ChangeRecord> firstPart = drain(reader);
 
-        assertThat(server.reads()).hasSize(3);
+        assertThat(server.requests().reads()).hasSize(3);
         List<ChangeRecord> all = new ArrayList<>(firstPart);
         all.addAll(drain(firstRead(server, reader.endCheckpoint(), 1000)));
         assertThat(all).isEqualTo(server.channel(CHANNEL).records());
@@ -131,7 +131,7 @@ class ChannelBatchReaderTest {
     @Test
     void aStartPositionBeyondWholeResponsesKeepsItsSkipWhenTheBudgetRunsOut() {
         FakeTunnelService server = logOf(8, 3, 50);
-        server.onRead(() -> nanos.addAndGet(Duration.ofSeconds(1).toNanos()));
+        server.script().onRead(() -> nanos.addAndGet(Duration.ofSeconds(1).toNanos()));
         ChannelCheckpoint start =
                 ChannelCheckpoint.adopted(
                         CHANNEL,

@@ -17,10 +17,7 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +46,8 @@ import java.util.Random;
  *   <li>Checkpoints store only the token (the server has no notion of skip), demand {@code last +
  *       1} as sequence number and resynchronise once as the real adapter does; a finished one is
  *       never overwritten.
- *   <li>Faults and answers can be scripted: a call fails once ({@link #failNext}) or always ({@link
- *       #expire}); a read or the next heartbeat answers what the test says.
+ *   <li>Faults, answers and hooks are scripted through {@link #script()}; {@link #requests()} lists
+ *       what clients asked.
  * </ul>
  */
 public final class FakeTunnelService implements TunnelProxy {
@@ -60,21 +57,11 @@ public final class FakeTunnelService implements TunnelProxy {
     private final String tunnelId;
     private final TunnelType type;
     private final Map<String, FakeChannel> channels = new LinkedHashMap<>();
-    private final Map<String, ReadResult> scripted = new HashMap<>();
-    private final Map<String, RuntimeException> failingReads = new HashMap<>();
-    private final List<String> readTokens = new ArrayList<>();
-    private final Map<String, Deque<RuntimeException>> failures = new HashMap<>();
-    private final List<List<HeldChannel>> heartbeats = new ArrayList<>();
-    private final List<String> calls = new ArrayList<>();
-    private final List<String> pushes = new ArrayList<>();
+    private final TunnelScript script = new TunnelScript();
+    private final TunnelRequests requests = new TunnelRequests();
     private final List<String> finishes = new ArrayList<>();
-    private final List<String> shutdowns = new ArrayList<>();
     private final List<String> violations = new ArrayList<>();
-    private List<AssignedChannel> nextAnswer;
-    private TunnelException permanentFailure;
     private Random random;
-    private Runnable onConnect = () -> {};
-    private Runnable onRead = () -> {};
     private int batchSize = 2;
     private boolean autoAssign = true;
     private boolean exists = true;
@@ -204,21 +191,6 @@ public final class FakeTunnelService implements TunnelProxy {
         return this;
     }
 
-    /** A read of {@code channelId} at {@code token} answers {@code result}. */
-    public synchronized void script(String channelId, String token, ReadResult result) {
-        scripted.put(channelId + "@" + token, result);
-    }
-
-    /** Every read at {@code token} throws {@code error}. */
-    public synchronized void failReadsAt(String token, RuntimeException error) {
-        failingReads.put(token, error);
-    }
-
-    /** The next heartbeat answers exactly this (after adopting the client's report). */
-    public synchronized void answerNextHeartbeat(List<AssignedChannel> answer) {
-        nextAnswer = List.copyOf(answer);
-    }
-
     /** Whether free channels are offered on heartbeats (default on). */
     public synchronized void setAutoAssign(boolean on) {
         autoAssign = on;
@@ -246,35 +218,22 @@ public final class FakeTunnelService implements TunnelProxy {
         exists = on;
     }
 
-    /** The next call of {@code action} (a TunnelProxy method name) throws {@code error}. */
-    public synchronized void failNext(String action, RuntimeException error) {
-        failures.computeIfAbsent(action, a -> new ArrayDeque<>()).add(error);
-    }
-
     /** Descriptions report the tunnel expired (its stream data past retention). */
     public synchronized void markExpired() {
         describedExpired = true;
     }
 
-    /** Every call from now on fails as the server does for an expired tunnel. */
-    public synchronized void expire() {
-        permanentFailure =
-                new TunnelException(Kind.EXPIRED, "OTSTunnelExpired", "fake: tunnel expired", null);
-    }
-
-    /** Runs {@code hook} whenever a client connects, before the connect answers. */
-    public synchronized FakeTunnelService onConnect(Runnable hook) {
-        this.onConnect = hook;
-        return this;
-    }
-
-    /** Runs {@code hook} on every read, before it answers. */
-    public synchronized FakeTunnelService onRead(Runnable hook) {
-        this.onRead = hook;
-        return this;
-    }
-
     // ---- what tests inspect ----
+
+    /** The faults, answers and hooks of this fake, for a test to script. */
+    public TunnelScript script() {
+        return script;
+    }
+
+    /** What clients asked so far. */
+    public TunnelRequests requests() {
+        return requests;
+    }
 
     public synchronized FakeChannel channel(String id) {
         FakeChannel c = channels.get(id);
@@ -295,46 +254,9 @@ public final class FakeTunnelService implements TunnelProxy {
         return c == null || c.forgotten ? Optional.empty() : Optional.of(c.checkpoint);
     }
 
-    /** Every call, as "action" or "action:channel". */
-    public synchronized List<String> calls() {
-        return List.copyOf(calls);
-    }
-
-    /** The channel of every read, in order. */
-    public synchronized List<String> reads() {
-        return calls.stream()
-                .filter(c -> c.startsWith("readRecords:"))
-                .map(c -> c.substring("readRecords:".length()))
-                .toList();
-    }
-
-    /** The token of every read, in order. */
-    public synchronized List<String> readTokens() {
-        return List.copyOf(readTokens);
-    }
-
-    /** Every checkpoint pushed, as "channel position". */
-    public synchronized List<String> pushes() {
-        return List.copyOf(pushes);
-    }
-
     /** Channels whose finish the server received, in order. */
     public synchronized List<String> finishesReceived() {
         return List.copyOf(finishes);
-    }
-
-    /** Every heartbeat's report, in order. */
-    public synchronized List<List<HeldChannel>> heartbeats() {
-        return List.copyOf(heartbeats);
-    }
-
-    public synchronized List<HeldChannel> lastHeartbeat() {
-        return heartbeats.get(heartbeats.size() - 1);
-    }
-
-    /** Ids of the clients shut down, in order. */
-    public synchronized List<String> shutdowns() {
-        return List.copyOf(shutdowns);
     }
 
     public synchronized int connects() {
@@ -393,7 +315,7 @@ public final class FakeTunnelService implements TunnelProxy {
     public synchronized TunnelClientId connect(String id, String tag, Duration timeout) {
         enter("connect");
         requireTunnel(id);
-        onConnect.run();
+        script.connectHook().run();
         return new TunnelClientId(id, "client-" + (++clients));
     }
 
@@ -402,20 +324,17 @@ public final class FakeTunnelService implements TunnelProxy {
             TunnelClientId client, List<HeldChannel> held) {
         enter("heartbeat");
         requireTunnel(client.tunnelId());
-        heartbeats.add(List.copyOf(held));
+        requests.heartbeat(held);
         held.forEach(report -> adopt(client.clientId(), report));
         channels.values().stream()
                 .filter(c -> autoAssign && c.free())
                 .forEach(c -> c.assignTo(client.clientId()));
         List<AssignedChannel> answer =
-                nextAnswer != null
-                        ? nextAnswer
-                        : channels.values().stream()
-                                .filter(c -> c.assignedTo(client.clientId()))
-                                .map(c -> new AssignedChannel(c.id, c.version, c.status))
-                                .toList();
-        nextAnswer = null;
-        return answer;
+                channels.values().stream()
+                        .filter(c -> c.assignedTo(client.clientId()))
+                        .map(c -> new AssignedChannel(c.id, c.version, c.status))
+                        .toList();
+        return script.takeHeartbeatAnswer().orElse(answer);
     }
 
     private void adopt(String clientId, HeldChannel report) {
@@ -444,7 +363,7 @@ public final class FakeTunnelService implements TunnelProxy {
             TunnelClientId client, String channelId, ChannelPosition position, long sequence) {
         enter("checkpoint:" + channelId);
         requireTunnel(client.tunnelId());
-        pushes.add(channelId + " " + position);
+        requests.push(channelId + " " + position);
         FakeChannel c = channel(channelId);
         if (sequence == c.sequence + 1) {
             return store(c, position, sequence);
@@ -497,19 +416,16 @@ public final class FakeTunnelService implements TunnelProxy {
             TunnelClientId client, String channelId, String token) {
         enter("readRecords:" + channelId);
         requireTunnel(client.tunnelId());
-        onRead.run();
-        readTokens.add(token);
-        if (failingReads.containsKey(token)) {
-            throw failingReads.get(token);
-        }
+        script.readHook().run();
+        requests.read(token);
+        Optional<ReadResult> scripted = script.read(channelId, token);
         FakeChannel c = channel(channelId);
         if (!c.readableBy(client.clientId())) {
             String why = "fake: channel " + channelId + " is " + c.status + " to " + client;
             throw new TunnelException(Kind.INVALID, "OTSParameterInvalid", why, null);
         }
-        ReadResult result = scripted.get(channelId + "@" + token);
-        if (result != null) {
-            return result;
+        if (scripted.isPresent()) {
+            return scripted.get();
         }
         if (!token.startsWith(channelId + "@")) {
             throw new IllegalArgumentException("fake: " + token + " is no token of " + channelId);
@@ -521,7 +437,7 @@ public final class FakeTunnelService implements TunnelProxy {
     @Override
     public synchronized void shutdown(TunnelClientId client) {
         enter("shutdown");
-        shutdowns.add(client.clientId());
+        requests.shutdown(client.clientId());
         channels.values().stream()
                 .filter(c -> client.clientId().equals(c.owner))
                 .filter(c -> c.status != ServerChannelStatus.TERMINATED)
@@ -533,14 +449,8 @@ public final class FakeTunnelService implements TunnelProxy {
     public void close() {}
 
     private void enter(String call) {
-        calls.add(call);
-        Deque<RuntimeException> queued = failures.get(call.split(":", 2)[0]);
-        if (queued != null && !queued.isEmpty()) {
-            throw queued.poll();
-        }
-        if (permanentFailure != null) {
-            throw permanentFailure;
-        }
+        requests.call(call);
+        script.check(call.split(":", 2)[0]);
     }
 
     private void requireTunnel(String id) {

@@ -42,7 +42,7 @@ class PageReadAheadTest {
         awaitRequests(1);
 
         assertThat(ahead.read(CLIENT, "a", "a@1").next()).isEqualTo(ChannelPosition.at("a@2"));
-        assertThat(server.readTokens()).containsExactly("a@1");
+        assertThat(server.requests().readTokens()).containsExactly("a@1");
     }
 
     @Test
@@ -52,7 +52,7 @@ class PageReadAheadTest {
 
         assertThat(ahead.read(CLIENT, "a", "a@0").next()).isEqualTo(ChannelPosition.at("a@1"));
         assertThat(ahead.read(CLIENT, "b", "b@0").next()).isEqualTo(ChannelPosition.at("b@1"));
-        assertThat(server.readTokens()).containsExactlyInAnyOrder("b@0", "a@0");
+        assertThat(server.requests().readTokens()).containsExactlyInAnyOrder("b@0", "a@0");
     }
 
     @Test
@@ -61,13 +61,13 @@ class PageReadAheadTest {
         ahead.request(CLIENT, "a", "a@1");
         ahead.read(CLIENT, "a", "a@1");
 
-        assertThat(server.readTokens()).containsExactly("a@1");
+        assertThat(server.requests().readTokens()).containsExactly("a@1");
     }
 
     @Test
     void anotherRequestDropsThePageAheadAndItsPageIsReadAgainWhenAskedFor() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
-        server.onRead(() -> await(hold));
+        server.script().onRead(() -> await(hold));
         ahead.request(CLIENT, "a", "a@1");
         ahead.request(CLIENT, "a", "a@2");
         hold.countDown();
@@ -78,7 +78,9 @@ class PageReadAheadTest {
 
     @Test
     void theErrorOfAPageReadAheadReachesTheReaderAsItIs() {
-        server.failReadsAt("a@1", new TunnelException(TunnelException.Kind.INVALID, "a@1 refused"));
+        server.script()
+                .failReadsAt(
+                        "a@1", new TunnelException(TunnelException.Kind.INVALID, "a@1 refused"));
         ahead.request(CLIENT, "a", "a@1");
 
         assertThatThrownBy(() -> ahead.read(CLIENT, "a", "a@1"))
@@ -87,7 +89,10 @@ class PageReadAheadTest {
     }
 
     private void awaitRequests(int n) {
-        Await.until(n + " requests", Duration.ofSeconds(30), () -> server.readTokens().size() >= n);
+        Await.until(
+                n + " requests",
+                Duration.ofSeconds(30),
+                () -> server.requests().readTokens().size() >= n);
     }
 
     private static void await(CountDownLatch latch) {

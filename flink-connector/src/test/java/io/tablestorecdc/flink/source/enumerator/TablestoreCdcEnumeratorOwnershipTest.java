@@ -46,7 +46,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
     @Test
     void theLeaseIsTakenBeforeTheClientConnectsAndTheClientIsRecorded() {
         AtomicReference<Optional<OwnerLease>> ownerAtConnect = new AtomicReference<>();
-        server.onConnect(() -> ownerAtConnect.set(store.owner(TUNNEL_ID)));
+        server.script().onConnect(() -> ownerAtConnect.set(store.owner(TUNNEL_ID)));
 
         TablestoreCdcEnumerator job = start(source(), EnumeratorState.initial());
 
@@ -54,7 +54,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
         assertThat(ownerAtConnect.get())
                 .hasValueSatisfying(l -> assertThat(l.consumerId()).isEqualTo(consumerId));
         assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-1");
-        assertThat(server.shutdowns()).isEmpty();
+        assertThat(server.requests().shutdowns()).isEmpty();
     }
 
     @Test
@@ -77,7 +77,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
 
         assertThat(restarted.snapshotState(1).consumerId())
                 .isEqualTo(crashed.snapshotState(1).consumerId());
-        assertThat(server.shutdowns()).containsExactly("client-1");
+        assertThat(server.requests().shutdowns()).containsExactly("client-1");
         assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-2");
     }
 
@@ -91,7 +91,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
         TablestoreCdcEnumerator restored = start(source(), checkpoint);
 
         assertThat(restored.snapshotState(2).consumerId()).isEqualTo(checkpoint.consumerId());
-        assertThat(server.shutdowns()).containsExactly("client-1");
+        assertThat(server.requests().shutdowns()).containsExactly("client-1");
         old.requestLeaseRenewal();
         assertThatThrownBy(() -> oldContext.runPeriodicCallable(0))
                 .hasRootCauseInstanceOf(OwnershipLostException.class);

@@ -240,7 +240,7 @@ class TablestoreCdcEnumeratorTest {
         enumerator.handleSourceEvent(0, finished("a"));
         checkpoint(2);
 
-        assertThat(server.pushes()).containsExactly("a finished");
+        assertThat(server.requests().pushes()).containsExactly("a finished");
         assertThat(stateOf(enumerator.snapshotState(3))).containsEntry("a", SplitStatus.FINISHED);
     }
 
@@ -312,7 +312,7 @@ class TablestoreCdcEnumeratorTest {
         checkpoint(1); // the restored tombstones are in its snapshot: still nothing to push
         checkpoint(2);
 
-        assertThat(server.pushes()).containsExactly("b finished");
+        assertThat(server.requests().pushes()).containsExactly("b finished");
     }
 
     // ---- restoring from older state (docs/exactly-once.md, "Restoring from older state") ----
@@ -341,7 +341,7 @@ class TablestoreCdcEnumeratorTest {
                 .hasMessageContaining("a: every change after position a@3+1")
                 .hasMessageContaining("Nothing was delivered")
                 .hasMessageContaining("on.server.ahead=skip");
-        assertThat(server.pushes()).isEmpty();
+        assertThat(server.requests().pushes()).isEmpty();
     }
 
     @Test

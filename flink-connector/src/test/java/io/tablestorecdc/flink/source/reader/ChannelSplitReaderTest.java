@@ -88,7 +88,7 @@ class ChannelSplitReaderTest {
 
         assertThat(batch.nextSplit()).isNull();
         assertThat(batch.finishedSplits()).containsExactly("a");
-        assertThat(server.reads()).isEmpty();
+        assertThat(server.requests().reads()).isEmpty();
         skipping.close();
     }
 
@@ -212,7 +212,7 @@ class ChannelSplitReaderTest {
 
         ahead.fetch(); // reads a@0, asks for b@0 ahead
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!server.readTokens().contains("b@0")) {
+        while (!server.requests().readTokens().contains("b@0")) {
             assertThat(System.nanoTime()).as("b@0 requested ahead").isLessThan(deadline);
             Thread.onSpinWait();
         }
@@ -220,7 +220,7 @@ class ChannelSplitReaderTest {
         Set<String> finished = drain(ahead, records, 2);
         ahead.close();
 
-        assertThat(server.readTokens()).containsOnlyOnce("b@0");
+        assertThat(server.requests().readTokens()).containsOnlyOnce("b@0");
         assertThat(finished).containsExactlyInAnyOrder("a", "b");
         assertThat(records)
                 .extracting(r -> RecordStrings.render(r.record()))
