@@ -15,13 +15,13 @@ import java.util.List;
  */
 final class LogPage implements RecordPage {
 
-    private final List<ChangeRecord> records;
+    private final RecordPage page;
     private final int from;
     private final List<Integer> converted;
     private final List<Integer> visited;
 
     LogPage(List<ChangeRecord> records, int from, List<Integer> converted, List<Integer> visited) {
-        this.records = List.copyOf(records);
+        this.page = RecordPage.of(records);
         this.from = from;
         this.converted = converted;
         this.visited = visited;
@@ -41,30 +41,28 @@ final class LogPage implements RecordPage {
 
     @Override
     public int size() {
-        return records.size();
+        return page.size();
     }
 
     @Override
     public ChangeRecord record(int index) {
+        ChangeRecord record = page.record(index);
         note(converted, index);
-        return records.get(index);
+        return record;
     }
 
     @Override
     public SequenceInfo sequence(int index) {
-        return records.get(index).sequence();
+        return page.sequence(index);
     }
 
     @Override
     public void visit(int index, ChangeVisitor visitor) {
+        page.visit(index, visitor);
         note(visited, index);
-        RecordPage.of(List.of(records.get(index))).visit(0, visitor);
     }
 
     private void note(List<Integer> offsets, int index) {
-        if (index < 0 || index >= size()) {
-            throw new IndexOutOfBoundsException(index + " of " + size());
-        }
         synchronized (offsets) {
             offsets.add(from + index);
         }
