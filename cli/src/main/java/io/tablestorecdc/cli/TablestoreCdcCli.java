@@ -80,10 +80,13 @@ public final class TablestoreCdcCli implements Runnable {
      * Prints what {@code describe} prints, for a program that already holds the endpoint and its
      * credentials (the demo prints it at the end of its run).
      *
+     * @return the greatest channel lag of the report printed (empty when no channel's lag is
+     *     known): the same reading as the lines printed, so a caller waiting for a lag prints the
+     *     report that showed it
      * @throws io.tablestorecdc.checkpoint.tunnel.TunnelException when the tunnel cannot be read
      * @throws MetaTableException when the meta table cannot be read
      */
-    public static void describe(
+    public static Optional<Duration> describe(
             TablestoreEndpoint endpoint,
             String metaTable,
             String table,
@@ -93,8 +96,9 @@ public final class TablestoreCdcCli implements Runnable {
         try (Service service = Service.open(endpoint, metaTable, clock)) {
             TunnelReport report = TunnelReport.read(service, table, tunnel, clock.instant());
             DescribeCommand.print(out, report, service.metaTable());
+            out.flush();
+            return report.maxLag();
         }
-        out.flush();
     }
 
     /**

@@ -235,6 +235,15 @@ final class ChangeRowConverter {
                 new GenericInternalRow(
                         new Object[] {seq.epoch(), seq.timestampMicros(), seq.rowIndex()});
         values[metadataBase + 4] = columnOps(record.columns());
+        if (schema.before()) {
+            values[metadataBase + 5] = record.before().isEmpty() ? null : beforeMap(record);
+        }
+    }
+
+    private static ArrayBasedMapData beforeMap(ChangeRecord record) {
+        Map<String, String> map = new LinkedHashMap<>();
+        record.before().forEach(c -> map.put(c.name(), asText(c.value())));
+        return stringMap(map);
     }
 
     private UTF8String channelUtf8(String channelId) {

@@ -47,6 +47,13 @@ public final class OutputSchema implements Serializable {
     /** Without a user schema: every attribute value the change carries, as a string. */
     public static final String VALUES = "_values";
 
+    /**
+     * The before-image: the values the row held before the change in the table's stream origin
+     * columns, as strings; null for a change without one. Present when the stream names origin
+     * columns (or the user's schema declares it).
+     */
+    public static final String BEFORE = "_before";
+
     static final StructType SEQ_TYPE =
             new StructType()
                     .add("epoch", DataTypes.IntegerType, false)
@@ -70,19 +77,29 @@ public final class OutputSchema implements Serializable {
     private final List<PrimaryKeyColumn> primaryKey;
     private final List<StructField> attributes;
     private final boolean valuesMap;
+    private final boolean before;
     private final StructType sparkSchema;
 
     private OutputSchema(
-            List<PrimaryKeyColumn> primaryKey, List<StructField> attributes, boolean valuesMap) {
+            List<PrimaryKeyColumn> primaryKey,
+            List<StructField> attributes,
+            boolean valuesMap,
+            boolean before) {
         this.primaryKey = List.copyOf(primaryKey);
         this.attributes = List.copyOf(attributes);
         this.valuesMap = valuesMap;
+        this.before = before;
         this.sparkSchema = build();
     }
 
     /** The schema without a user schema: primary key, the {@value #VALUES} map, metadata. */
     public static OutputSchema inferred(List<PrimaryKeyColumn> primaryKey) {
-        return new OutputSchema(primaryKey, List.of(), true);
+        return inferred(primaryKey, false);
+    }
+
+    /** As {@link #inferred(List)}, with the {@value #BEFORE} column when {@code before}. */
+    public static OutputSchema inferred(List<PrimaryKeyColumn> primaryKey, boolean before) {
+        return new OutputSchema(primaryKey, List.of(), true, before);
     }
 
     /**
@@ -96,12 +113,14 @@ public final class OutputSchema implements Serializable {
         List<StructField> attributes = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         boolean values = false;
+        boolean before = false;
         Set<String> seen = new HashSet<>();
         for (StructField field : given.fields()) {
             if (!seen.add(field.name())) {
                 problems.add("column '" + field.name() + "' is declared twice: remove one");
             } else if (fixed.containsKey(field.name())) {
                 values |= field.name().equals(VALUES);
+                before |= field.name().equals(BEFORE);
                 checkFixed(field, fixed.get(field.name()), problems);
             } else if (ATTRIBUTE_TYPES.contains(field.dataType())) {
                 attributes.add(
@@ -123,7 +142,7 @@ public final class OutputSchema implements Serializable {
                     "The schema given to readStream.schema(...) does not fit table columns: "
                             + String.join("; ", problems));
         }
-        return new OutputSchema(primaryKey, attributes, attributes.isEmpty());
+        return new OutputSchema(primaryKey, attributes, attributes.isEmpty(), before);
     }
 
     private static Map<String, DataType> fixedColumns(List<PrimaryKeyColumn> primaryKey) {
@@ -135,6 +154,7 @@ public final class OutputSchema implements Serializable {
         fixed.put(CHANNEL, DataTypes.StringType);
         fixed.put(SEQ, SEQ_TYPE);
         fixed.put(COLUMN_OPS, STRING_MAP);
+        fixed.put(BEFORE, STRING_MAP);
         return fixed;
     }
 
@@ -191,11 +211,18 @@ public final class OutputSchema implements Serializable {
         for (StructField attribute : attributes) {
             schema = schema.add(attribute);
         }
-        return schema.add(OP, DataTypes.StringType, false)
-                .add(COMMIT_TS, DataTypes.TimestampType, true)
-                .add(CHANNEL, DataTypes.StringType, false)
-                .add(SEQ, SEQ_TYPE, false)
-                .add(COLUMN_OPS, STRING_MAP, false);
+        schema =
+                schema.add(OP, DataTypes.StringType, false)
+                        .add(COMMIT_TS, DataTypes.TimestampType, true)
+                        .add(CHANNEL, DataTypes.StringType, false)
+                        .add(SEQ, SEQ_TYPE, false)
+                        .add(COLUMN_OPS, STRING_MAP, false);
+        return before ? schema.add(BEFORE, STRING_MAP, true) : schema;
+    }
+
+    /** Whether rows carry the {@value #BEFORE} column (after the other metadata columns). */
+    public boolean before() {
+        return before;
     }
 
     public StructType sparkSchema() {

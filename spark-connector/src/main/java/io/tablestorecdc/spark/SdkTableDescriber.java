@@ -4,12 +4,15 @@ import com.alicloud.openservices.tablestore.ClientException;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TableStoreException;
 import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
+import com.alicloud.openservices.tablestore.model.DescribeTableResponse;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.StreamDetails;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Reads the source table's primary key with DescribeTable: the one table call the schema needs. */
 final class SdkTableDescriber {
@@ -17,11 +20,29 @@ final class SdkTableDescriber {
     private SdkTableDescriber() {}
 
     /**
+     * What the source's schema needs of a table.
+     *
+     * @param primaryKey the primary-key columns, in key order
+     * @param streamOriginColumns the attribute columns whose values before a change the table's
+     *     stream records carry (empty when it names none)
+     */
+    record Description(List<PrimaryKeyColumn> primaryKey, Set<String> streamOriginColumns) {}
+
+    /**
      * The primary-key columns of {@code tableName}, in key order.
      *
      * @throws IllegalArgumentException when the table does not exist or cannot be described
      */
     static List<PrimaryKeyColumn> primaryKey(TablestoreEndpoint endpoint, String tableName) {
+        return describe(endpoint, tableName).primaryKey();
+    }
+
+    /**
+     * The table's primary key and stream origin columns (one DescribeTable).
+     *
+     * @throws IllegalArgumentException when the table does not exist or cannot be described
+     */
+    static Description describe(TablestoreEndpoint endpoint, String tableName) {
         SyncClient client =
                 new SyncClient(
                         endpoint.endpoint(),
@@ -30,14 +51,20 @@ final class SdkTableDescriber {
                         null,
                         null);
         try {
+            DescribeTableResponse described =
+                    client.describeTable(new DescribeTableRequest(tableName));
             List<PrimaryKeyColumn> columns = new ArrayList<>();
-            for (PrimaryKeySchema pk :
-                    client.describeTable(new DescribeTableRequest(tableName))
-                            .getTableMeta()
-                            .getPrimaryKeyList()) {
+            for (PrimaryKeySchema pk : described.getTableMeta().getPrimaryKeyList()) {
                 columns.add(new PrimaryKeyColumn(pk.getName(), type(pk)));
             }
-            return columns;
+            StreamDetails stream = described.getStreamDetails();
+            Set<String> origin =
+                    stream == null
+                                    || !stream.isEnableStream()
+                                    || stream.getOriginColumnsToGet() == null
+                            ? Set.of()
+                            : Set.copyOf(stream.getOriginColumnsToGet());
+            return new Description(List.copyOf(columns), origin);
         } catch (TableStoreException e) {
             throw describeFailed(endpoint, tableName, e.getErrorCode() + ": " + e.getMessage(), e);
         } catch (ClientException e) {

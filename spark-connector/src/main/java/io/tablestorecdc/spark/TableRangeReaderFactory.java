@@ -115,6 +115,11 @@ final class TableRangeReaderFactory implements PartitionReaderFactory {
         }
 
         @Override
+        public Set<String> streamOriginColumns() {
+            return delegate.streamOriginColumns();
+        }
+
+        @Override
         public List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns) {
             return delegate.batchGet(keys, columns);
         }

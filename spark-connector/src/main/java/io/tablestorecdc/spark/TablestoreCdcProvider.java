@@ -22,13 +22,16 @@ public final class TablestoreCdcProvider implements TableProvider, DataSourceReg
         return SHORT_NAME;
     }
 
-    /** Without a user schema: primary key, the {@code _values} map and the metadata columns. */
+    /**
+     * Without a user schema: primary key, the {@code _values} map and the metadata columns, with
+     * {@code _before} when the table's stream carries before-images (origin columns).
+     */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
         TablestoreSourceOptions parsed = TablestoreSourceOptions.parse(options);
-        return OutputSchema.inferred(
-                        SdkTableDescriber.primaryKey(
-                                parsed.tablestoreEndpoint(), parsed.tableName()))
+        SdkTableDescriber.Description table =
+                SdkTableDescriber.describe(parsed.tablestoreEndpoint(), parsed.tableName());
+        return OutputSchema.inferred(table.primaryKey(), !table.streamOriginColumns().isEmpty())
                 .sparkSchema();
     }
 

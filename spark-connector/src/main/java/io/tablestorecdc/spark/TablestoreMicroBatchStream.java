@@ -1,6 +1,5 @@
 package io.tablestorecdc.spark;
 
-import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -51,6 +50,7 @@ final class TablestoreMicroBatchStream
     private SourceConnection connection;
     private BatchPlanner planner;
     private ServerProgress progress;
+    private BackgroundPurge purge;
     private TablestoreOffset initial;
     private TablestoreOffset lastStart;
     private TablestoreOffset lastEnd;
@@ -68,6 +68,12 @@ final class TablestoreMicroBatchStream
             connection = SourceConnection.open(options, checkpointLocation);
             planner = new BatchPlanner(connection, options);
             progress = new ServerProgress(connection, options.tunnelName());
+            purge =
+                    new BackgroundPurge(
+                            connection.metaStore(),
+                            connection.tunnelId(),
+                            options.metaRetentionBatches(),
+                            options.tunnelName());
         }
         connection.checkHealthy();
         return connection;
@@ -245,7 +251,11 @@ final class TablestoreMicroBatchStream
         return TablestoreOffset.fromJson(json).toSpark();
     }
 
-    /** Spark has durably committed the batch ending at {@code end}: push it, purge old ones. */
+    /**
+     * Spark has durably committed the batch ending at {@code end}: push it, and purge old ones in
+     * the background ({@link BackgroundPurge}: Spark calls this on its stream thread, inside the
+     * next batch's offset-log write).
+     */
     @Override
     public synchronized void commit(Offset end) {
         try {
@@ -254,13 +264,7 @@ final class TablestoreMicroBatchStream
         } catch (TunnelException e) {
             throw stopped(e);
         }
-        try {
-            connection.metaStore().purge(connection.tunnelId(), options.metaRetentionBatches());
-        } catch (MetaTableException e) {
-            LOG.warn(
-                    "Could not purge old meta snapshots; retrying at the next commit: {}",
-                    e.getMessage());
-        }
+        purge.request();
     }
 
     /** The tunnel's error with the query's table and tunnel named, as a user configured them. */
@@ -286,6 +290,7 @@ final class TablestoreMicroBatchStream
     @Override
     public synchronized void stop() {
         if (connection != null) {
+            purge.close();
             progress.close();
             connection.close();
             connection = null;

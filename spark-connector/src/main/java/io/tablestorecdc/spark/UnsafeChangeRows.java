@@ -58,6 +58,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
     // In the map layout: each column's value as text (null for a deletion).
     private byte[][] valueTexts = new byte[0][];
     private final boolean valuesMap;
+    private final boolean beforeColumn;
     private final boolean[] attributeWritten;
     private int columnCount;
     private int keyColumnsSeen;
@@ -74,6 +75,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
 
     UnsafeChangeRows(OutputSchema schema, boolean ignoreDelete) {
         this.valuesMap = schema.valuesMap();
+        this.beforeColumn = schema.before();
         this.primaryKey = schema.primaryKey();
         this.ignoreDelete = ignoreDelete;
         this.attributeBase = primaryKey.size();
@@ -179,6 +181,12 @@ final class UnsafeChangeRows implements ChangeVisitor {
         }
     }
 
+    /** A change with a before-image goes the general way, which writes {@code _before}. */
+    @Override
+    public void before(int index, int beforeCount, String name, Cell value, long timestampMillis) {
+        generalCase |= beforeColumn;
+    }
+
     private int slotOf(int index, String name) {
         String known = names[index];
         if (known != name && !name.equals(known)) {
@@ -242,6 +250,9 @@ final class UnsafeChangeRows implements ChangeVisitor {
         row.write(metadataBase + 2, lastChannelUtf8);
         writeSequence(metadataBase + 3);
         writeColumnOperations(metadataBase + 4);
+        if (beforeColumn) {
+            row.setNullAt(metadataBase + 5); // a change with a before-image went the general way
+        }
         return row.getRow();
     }
 

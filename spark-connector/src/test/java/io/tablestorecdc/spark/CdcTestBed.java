@@ -80,6 +80,14 @@ final class CdcTestBed implements AutoCloseable {
         return bed.newTable("cdc_t");
     }
 
+    /**
+     * A new table with primary key (id STRING) whose stream carries the values of {@code
+     * originColumns} before each change.
+     */
+    String newTableWithBeforeImages(String... originColumns) {
+        return bed.newTableWithBeforeImages("cdc_t", originColumns);
+    }
+
     static PrimaryKey key(String id) {
         return EmulatorBed.key(id);
     }

@@ -48,6 +48,49 @@ class MicroBatchITCase {
     }
 
     @Test
+    void aStreamWithOriginColumnsGivesEachChangeItsBeforeImage() throws Exception {
+        String table = bed.newTableWithBeforeImages("qty", "name");
+        bed.put(table, "a", 1, "apple");
+        bed.updateQtyDeleteName(table, "a", 5);
+        bed.delete(table, "a");
+        Dataset<Row> df = bed.reader(table, table + "_tunnel").load();
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery query = bed.start(df, CdcTestBed.checkpointDir(), sink);
+        try {
+            await(query, "3 changes", TIMEOUT, () -> sink.count() >= 3);
+        } finally {
+            query.stop();
+        }
+
+        assertThat(df.schema().apply("_before").dataType().simpleString())
+                .isEqualTo("map<string,string>");
+        List<String> rows =
+                sink.rows().stream()
+                        .map(
+                                r ->
+                                        r.getString(r.fieldIndex("_op"))
+                                                + " values="
+                                                + new java.util.TreeMap<>(
+                                                        r.getJavaMap(r.fieldIndex("_values")))
+                                                + " before="
+                                                + (r.isNullAt(r.fieldIndex("_before"))
+                                                        ? "null"
+                                                        : new java.util.TreeMap<>(
+                                                                r.getJavaMap(
+                                                                        r.fieldIndex("_before")))))
+                        .toList();
+        assertThat(rows)
+                .containsExactly(
+                        "PUT values={name=apple, qty=1} before=null",
+                        "UPDATE values={qty=5} before={name=apple, qty=1}",
+                        "DELETE values={} before={qty=5}");
+        assertThat(bed.reader(bed.newTable(), "t").load().schema().fieldNames())
+                .as("a stream without origin columns has no _before column")
+                .doesNotContain("_before");
+    }
+
+    @Test
     void putUpdateAndDeleteArriveWithOperationValuesAndColumnOperations() throws Exception {
         String table = bed.newTable();
         bed.put(table, "a", 1, "apple");

@@ -31,8 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
 class QuickStartDocITCase {
 
     private static final Path PAGE = Path.of("..", "docs", "spark.md");
+
+    /** From the checkout's root: each Spark module compiles spark-connector's test sources. */
     private static final Path SOURCE =
-            Path.of("src/test/java/io/tablestorecdc/spark/QuickStart.java");
+            Path.of(
+                    "..",
+                    "spark-connector",
+                    "src/test/java/io/tablestorecdc/spark/QuickStart.java");
 
     static CdcTestBed bed;
 

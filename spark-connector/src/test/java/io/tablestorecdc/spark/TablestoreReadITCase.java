@@ -421,11 +421,10 @@ class TablestoreReadITCase {
     }
 
     private static SparkPlan scanNode(Dataset<Row> df) {
-        List<SparkPlan> leaves =
-                scala.collection.JavaConverters.seqAsJavaList(
-                        df.queryExecution().executedPlan().collectLeaves());
-        assertThat(leaves).hasSize(1);
-        return leaves.get(0);
+        // Scala's Seq as such: its Java converters differ between Scala 2.12 and 2.13.
+        scala.collection.Seq<SparkPlan> leaves = df.queryExecution().executedPlan().collectLeaves();
+        assertThat(leaves.size()).as("leaves of %s", leaves).isEqualTo(1);
+        return leaves.head();
     }
 
     private static String explain(Dataset<Row> df) {

@@ -82,6 +82,32 @@ class UnsafeChangeRowsTest {
     }
 
     @Test
+    void withABeforeColumnAChangeWithoutABeforeImageIsWrittenAsTheGeneralConversionWritesIt() {
+        OutputSchema schema = OutputSchema.inferred(OutputSchemaTest.PK, true);
+        UnsafeChangeRows rows = new UnsafeChangeRows(schema, false);
+        ChangeRecord plain = record(Action.UPDATE, List.of(put("qty", CellValue.ofInteger(2))));
+        ChangeRecord withBefore =
+                new ChangeRecord(
+                        plain.action(),
+                        plain.primaryKey(),
+                        plain.columns(),
+                        plain.sequence(),
+                        plain.channelId(),
+                        List.of(put("qty", CellValue.ofInteger(1)), put("name", ofString("n"))));
+
+        assertThat(canonical(schema, direct(rows, plain)))
+                .isEqualTo(canonical(schema, general(schema, plain)));
+        assertThat(direct(rows, withBefore))
+                .as("a before-image is left to the general conversion")
+                .isNull();
+        assertThat(
+                        general(schema, withBefore)
+                                .getMap(schema.sparkSchema().size() - 1)
+                                .numElements())
+                .isEqualTo(2);
+    }
+
+    @Test
     void aRowIsReusedByTheNextRecordAsSparksOwnReadersDo() {
         UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, false);
         UnsafeRow first = direct(rows, record(Action.PUT, everyType()));

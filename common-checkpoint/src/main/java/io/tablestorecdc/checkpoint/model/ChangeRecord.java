@@ -12,13 +12,28 @@ import java.util.Objects;
  *     for an UPDATE, none for a DELETE)
  * @param sequence the server's ordering of this change
  * @param channelId the channel the change was read from
+ * @param before the before-image: the values the row held before the change in the table's stream
+ *     origin columns (those it held, each a {@code PUT} with its version), when the record carried
+ *     them; empty when the table's stream names no origin columns, the row did not exist, or it
+ *     held none of them
  */
 public record ChangeRecord(
         Action action,
         List<PrimaryKeyColumn> primaryKey,
         List<ColumnChange> columns,
         SequenceInfo sequence,
-        String channelId) {
+        String channelId,
+        List<ColumnChange> before) {
+
+    /** A change without a before-image. */
+    public ChangeRecord(
+            Action action,
+            List<PrimaryKeyColumn> primaryKey,
+            List<ColumnChange> columns,
+            SequenceInfo sequence,
+            String channelId) {
+        this(action, primaryKey, columns, sequence, channelId, List.of());
+    }
 
     /** What happened to the row. */
     public enum Action {
@@ -69,6 +84,13 @@ public record ChangeRecord(
         Objects.requireNonNull(channelId, "channelId");
         primaryKey = List.copyOf(primaryKey);
         columns = List.copyOf(columns);
+        before = List.copyOf(before);
+        for (ColumnChange c : before) {
+            if (c.operation() != ColumnOperation.PUT) {
+                throw new IllegalArgumentException(
+                        "Before-image column " + c.name() + " must be a PUT with its value");
+            }
+        }
         if (primaryKey.isEmpty()) {
             throw new IllegalArgumentException("A change record needs a primary key");
         }

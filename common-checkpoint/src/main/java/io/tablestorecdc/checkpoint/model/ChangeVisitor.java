@@ -30,4 +30,15 @@ public interface ChangeVisitor {
      */
     void column(
             int index, String name, ColumnOperation operation, Cell value, long timestampMillis);
+
+    /**
+     * The column at {@code index} of the change's before-image ({@link ChangeRecord#before()}),
+     * after every {@link #column} call; not called for a change without one. Visitors that do not
+     * read before-images ignore it.
+     *
+     * @param beforeCount how many before-image columns the change carries
+     * @param timestampMillis the version the row held, 0 when the server sends none
+     */
+    default void before(
+            int index, int beforeCount, String name, Cell value, long timestampMillis) {}
 }

@@ -15,6 +15,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.Split;
+import com.alicloud.openservices.tablestore.model.StreamDetails;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
@@ -73,6 +74,15 @@ public final class SdkTableService implements TableService {
             primaryKey = known;
         }
         return known;
+    }
+
+    @Override
+    public Set<String> streamOriginColumns() {
+        StreamDetails stream =
+                client.describeTable(new DescribeTableRequest(tableName)).getStreamDetails();
+        return stream == null || !stream.isEnableStream() || stream.getOriginColumnsToGet() == null
+                ? Set.of()
+                : Set.copyOf(stream.getOriginColumnsToGet());
     }
 
     @Override

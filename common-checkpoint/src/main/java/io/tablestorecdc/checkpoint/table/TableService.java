@@ -19,6 +19,13 @@ public interface TableService extends AutoCloseable {
     List<PrimaryKeySchema> primaryKey();
 
     /**
+     * The attribute columns whose values before a change the table's stream records carry (the
+     * stream specification's origin columns, DescribeTable); empty when it names none or the table
+     * has no stream.
+     */
+    Set<String> streamOriginColumns();
+
+    /**
      * One BatchGetRow of at most {@link TableReader#MAX_KEYS_PER_BATCH} full keys, answered in key
      * order; {@code columns} empty reads every column.
      */

@@ -27,6 +27,7 @@ final class ChangeRecordConverter {
     private final String channelId;
     private final ColumnNames keyNames;
     private final ColumnNames names;
+    private final ColumnNames beforeNames = new ColumnNames();
     private final SdkCells.KeyCell keyCell;
     private final SdkCells.ColumnCell columnCell;
 
@@ -62,6 +63,23 @@ final class ChangeRecordConverter {
                 visitColumn(i, columns.get(i), visitor);
             }
         }
+        List<RecordColumn> before = record.getOriginColumns();
+        if (before != null) {
+            for (int i = 0; i < before.size(); i++) {
+                visitBefore(i, before.size(), before.get(i), visitor);
+            }
+        }
+    }
+
+    private void visitBefore(int index, int count, RecordColumn recordColumn, ChangeVisitor v) {
+        Column column = recordColumn.getColumn();
+        String name = beforeNames.of(index, column.getName());
+        if (recordColumn.getColumnType() != RecordColumn.ColumnType.PUT
+                || column.getValue() == null) {
+            throw malformed(channelId, "before-image column " + name + " without a value");
+        }
+        long timestamp = column.hasSetTimestamp() ? column.getTimestamp() : 0L;
+        v.before(index, count, name, columnCell.of(name, column.getValue()), timestamp);
     }
 
     /** The ordering of {@code record}, without walking the rest of it. */
@@ -145,6 +163,7 @@ final class ChangeRecordConverter {
         private String channelId;
         private final List<ChangeRecord.PrimaryKeyColumn> primaryKey = new ArrayList<>(2);
         private List<ColumnChange> columns = List.of();
+        private List<ColumnChange> before = List.of();
 
         @Override
         public void begin(Action action, int columnCount, SequenceInfo sequence, String channelId) {
@@ -153,6 +172,7 @@ final class ChangeRecordConverter {
             this.channelId = channelId;
             this.primaryKey.clear();
             this.columns = new ArrayList<>(columnCount);
+            this.before = List.of();
         }
 
         @Override
@@ -175,8 +195,19 @@ final class ChangeRecordConverter {
                             timestampMillis));
         }
 
+        @Override
+        public void before(
+                int index, int beforeCount, String name, Cell value, long timestampMillis) {
+            if (index == 0) {
+                before = new ArrayList<>(beforeCount);
+            }
+            before.add(
+                    new ColumnChange(
+                            name, ColumnOperation.PUT, value.toCellValue(), timestampMillis));
+        }
+
         ChangeRecord build() {
-            return new ChangeRecord(action, primaryKey, columns, sequence, channelId);
+            return new ChangeRecord(action, primaryKey, columns, sequence, channelId, before);
         }
     }
 }

@@ -37,6 +37,11 @@ record ConvertedPage(List<ChangeRecord> records) implements RecordPage {
             ColumnChange c = columns.get(i);
             visitor.column(i, c.name(), c.operation(), c.value(), c.timestampMillis());
         }
+        List<ColumnChange> before = record.before();
+        for (int i = 0; i < before.size(); i++) {
+            ColumnChange c = before.get(i);
+            visitor.before(i, before.size(), c.name(), c.value(), c.timestampMillis());
+        }
     }
 
     @Override

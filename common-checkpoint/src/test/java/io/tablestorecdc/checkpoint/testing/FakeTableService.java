@@ -76,6 +76,11 @@ public final class FakeTableService implements TableService {
     }
 
     @Override
+    public Set<String> streamOriginColumns() {
+        return Set.of();
+    }
+
+    @Override
     public List<PrimaryKeySchema> primaryKey() {
         return List.of(
                 new PrimaryKeySchema("id", PrimaryKeyType.STRING),

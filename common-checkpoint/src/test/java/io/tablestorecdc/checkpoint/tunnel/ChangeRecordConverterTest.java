@@ -133,6 +133,53 @@ class ChangeRecordConverterTest {
     }
 
     @Test
+    void theOriginColumnsOfARecordAreItsBeforeImage() {
+        StreamRecord sdk =
+                record(
+                        StreamRecord.RecordType.UPDATE,
+                        List.of(put("a", ColumnValue.fromLong(2), 9)),
+                        null);
+        sdk.setOriginColumns(
+                List.of(
+                        put("a", ColumnValue.fromLong(1), 5),
+                        put("b", ColumnValue.fromString("x"), 6)));
+
+        ChangeRecord change = ChangeRecordConverter.toChangeRecord(sdk, "ch-1");
+
+        assertThat(change.before())
+                .containsExactly(
+                        new ColumnChange("a", ColumnOperation.PUT, CellValue.ofInteger(1), 5),
+                        new ColumnChange("b", ColumnOperation.PUT, CellValue.ofString("x"), 6));
+        assertThat(change.columns())
+                .containsExactly(
+                        new ColumnChange("a", ColumnOperation.PUT, CellValue.ofInteger(2), 9));
+        assertThat(
+                        ChangeRecordConverter.toChangeRecord(
+                                        record(StreamRecord.RecordType.DELETE, List.of(), null),
+                                        "ch-1")
+                                .before())
+                .as("a record without origin columns has no before-image")
+                .isEmpty();
+    }
+
+    @Test
+    void aBeforeImageColumnWithoutAValueIsAClearError() {
+        StreamRecord sdk = record(StreamRecord.RecordType.DELETE, List.of(), null);
+        sdk.setOriginColumns(
+                List.of(
+                        new RecordColumn(
+                                new Column("a", ColumnValue.INTERNAL_NULL_VALUE),
+                                RecordColumn.ColumnType.DELETE_ALL_VERSION)));
+
+        assertThatThrownBy(() -> ChangeRecordConverter.toChangeRecord(sdk, "ch-4"))
+                .isInstanceOfSatisfying(
+                        TunnelException.class,
+                        e -> assertThat(e.kind()).isEqualTo(Kind.MALFORMED_RESPONSE))
+                .hasMessageContaining("before-image column a")
+                .hasMessageContaining("ch-4");
+    }
+
+    @Test
     void aDeleteHasAKeyAndNoColumns() {
         ChangeRecord change =
                 ChangeRecordConverter.toChangeRecord(

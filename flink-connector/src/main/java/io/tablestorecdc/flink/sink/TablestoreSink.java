@@ -2,10 +2,10 @@ package io.tablestorecdc.flink.sink;
 
 import io.tablestorecdc.checkpoint.settings.TableConnection;
 import io.tablestorecdc.checkpoint.write.WriteSettings;
+import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
@@ -21,7 +21,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * @param <IN> the input type, turned into row changes by a {@link RowWriteConverter}
  */
 @PublicEvolving
-public final class TablestoreSink<IN> implements Sink<IN> {
+public final class TablestoreSink<IN> extends WriterInitContextSink<IN> {
 
     private static final long serialVersionUID = 1L;
 
@@ -51,20 +51,6 @@ public final class TablestoreSink<IN> implements Sink<IN> {
 
     @Override
     public SinkWriter<IN> createWriter(WriterInitContext context) {
-        return new TablestoreSinkWriter<>(
-                clients.open(connection),
-                connection.tableName(),
-                settings,
-                flushInterval,
-                converter,
-                context.getProcessingTimeService(),
-                context.metricGroup());
-    }
-
-    /** Flink 1.20 still calls this variant in some paths; it builds the same writer. */
-    @Override
-    @SuppressWarnings("deprecation")
-    public SinkWriter<IN> createWriter(InitContext context) {
         return new TablestoreSinkWriter<>(
                 clients.open(connection),
                 connection.tableName(),

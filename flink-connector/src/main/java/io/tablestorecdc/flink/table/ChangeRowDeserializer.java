@@ -46,6 +46,10 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
     @Override
     public void deserialize(ChangeRecord record, Collector<RowData> out)
             throws InvalidChangeRecordException {
+        if (mode == ChangelogModeOption.ALL) {
+            fullChangelog(record, out);
+            return;
+        }
         RowData fields = physical.toRowData(record);
         int arity = fields.getArity();
         boolean upsert = mode == ChangelogModeOption.UPSERT;
@@ -62,6 +66,57 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
             row.setField(arity + metadata.size(), touched(record));
         }
         out.collect(row);
+    }
+
+    /**
+     * Mode {@code all}: the rows a change means to a retracting consumer, from the before-image the
+     * record carries (docs/flink.md, "Changelog mapping"). No before-image means the row did not
+     * exist (or held none of the origin columns): a PUT or UPDATE is an INSERT. An UPDATE that
+     * leaves no attribute column deletes the row, as in the table.
+     */
+    private void fullChangelog(ChangeRecord record, Collector<RowData> out)
+            throws InvalidChangeRecordException {
+        boolean existed = !record.before().isEmpty();
+        switch (record.action()) {
+            case DELETE:
+                out.collect(
+                        withMetadata(
+                                existed
+                                        ? physical.beforeImage(record, RowKind.DELETE)
+                                        : physical.afterImage(record, RowKind.DELETE),
+                                record));
+                return;
+            case UPDATE:
+                if (!RowDataChangeRecordDeserializer.holdsAttributesAfter(record)) {
+                    if (existed) {
+                        out.collect(
+                                withMetadata(physical.beforeImage(record, RowKind.DELETE), record));
+                    }
+                    return;
+                }
+                break;
+            default:
+                break;
+        }
+        if (existed) {
+            out.collect(withMetadata(physical.beforeImage(record, RowKind.UPDATE_BEFORE), record));
+            out.collect(withMetadata(physical.afterImage(record, RowKind.UPDATE_AFTER), record));
+        } else {
+            out.collect(withMetadata(physical.afterImage(record, RowKind.INSERT), record));
+        }
+    }
+
+    private RowData withMetadata(RowData fields, ChangeRecord record) {
+        int arity = fields.getArity();
+        GenericRowData row = new GenericRowData(fields.getRowKind(), arity + metadata.size());
+        GenericRowData source = (GenericRowData) fields;
+        for (int i = 0; i < arity; i++) {
+            row.setField(i, source.getField(i));
+        }
+        for (int i = 0; i < metadata.size(); i++) {
+            row.setField(arity + i, metadata.get(i).read(record));
+        }
+        return row;
     }
 
     /** Bit i set when physical column i is carried (PUT, key) or cleared by the change. */

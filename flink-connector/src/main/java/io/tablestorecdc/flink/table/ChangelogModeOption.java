@@ -2,13 +2,21 @@ package io.tablestorecdc.flink.table;
 
 import org.apache.flink.annotation.PublicEvolving;
 
-/** How the SQL source presents changes: keyed upserts, or every change as an appended row. */
+/**
+ * How the SQL source presents changes: keyed upserts, every change as an appended row, or a full
+ * changelog from the stream's before-images.
+ */
 @PublicEvolving
 public enum ChangelogModeOption {
     /** INSERT / UPDATE_AFTER / DELETE keyed by the table's PRIMARY KEY (which the DDL declares). */
     UPSERT("upsert"),
     /** Every change is an INSERT row; read the {@code op} metadata column to tell them apart. */
-    INSERT_ONLY("insert-only");
+    INSERT_ONLY("insert-only"),
+    /**
+     * A full changelog (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE) from the before-image the
+     * table's stream carries: needs the stream's origin columns to hold every column read.
+     */
+    ALL("all");
 
     private final String code;
 
@@ -28,6 +36,6 @@ public enum ChangelogModeOption {
             }
         }
         throw new IllegalArgumentException(
-                "Invalid 'changelog.mode' = '" + value + "': use 'upsert' or 'insert-only'");
+                "Invalid 'changelog.mode' = '" + value + "': use 'upsert', 'insert-only' or 'all'");
     }
 }

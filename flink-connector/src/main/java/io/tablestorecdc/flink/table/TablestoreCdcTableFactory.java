@@ -19,13 +19,18 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_S
 
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
+import io.tablestorecdc.checkpoint.table.TableService;
+import io.tablestorecdc.flink.scan.TableServiceFactory;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.config.StartPosition;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
@@ -55,7 +60,10 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                     .withDescription(
                             "upsert (default): INSERT / UPDATE_AFTER / DELETE keyed by the"
                                     + " PRIMARY KEY the DDL declares, partial updates merged into"
-                                    + " full rows; insert-only: every change is an INSERT row.");
+                                    + " full rows; insert-only: every change is an INSERT row;"
+                                    + " all: INSERT / UPDATE_BEFORE / UPDATE_AFTER / DELETE from the"
+                                    + " before-images of the table's stream (its origin columns"
+                                    + " must hold every column read), no state kept.");
 
     @Override
     public String factoryIdentifier() {
@@ -110,10 +118,62 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                             + " to the DDL, or set 'changelog.mode' = 'insert-only'");
         }
         DataType physical = schema.toPhysicalRowDataType();
+        if (mode == ChangelogModeOption.ALL) {
+            checkBeforeImages(context, settings, (RowType) physical.getLogicalType());
+        }
         SourceOptions configured = parse(() -> new SourceOptions(settings, options));
         validateEagerly(configured, physical, mode);
         return new TablestoreCdcTableSource(
                 configured, settings.tableName(), physical, primaryKey, mode);
+    }
+
+    /**
+     * Mode {@code all} builds UPDATE_BEFORE and DELETE rows from the before-images the table's
+     * stream carries: every attribute column the DDL reads must be one of the stream's origin
+     * columns (DescribeTable), or those rows would lack it.
+     */
+    private static void checkBeforeImages(
+            Context context, SourceSettings settings, RowType physical) {
+        Set<String> origin;
+        Set<String> key = new HashSet<>();
+        try (TableService table = TableServiceFactory.sdk(settings.connection()).open()) {
+            origin = table.streamOriginColumns();
+            table.primaryKey().forEach(k -> key.add(k.getName()));
+        } catch (RuntimeException e) {
+            throw new ValidationException(
+                    "Table '"
+                            + context.getObjectIdentifier().asSummaryString()
+                            + "' uses 'changelog.mode' = 'all', which reads the stream settings of"
+                            + " Tablestore table '"
+                            + settings.tableName()
+                            + "' when the query is planned, and DescribeTable failed: "
+                            + e.getMessage()
+                            + "; check table.name, the endpoint, the instance and the credentials",
+                    e);
+        }
+        List<String> missing = new ArrayList<>();
+        for (String name : physical.getFieldNames()) {
+            if (!key.contains(name) && !origin.contains(name)) {
+                missing.add(name);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new ValidationException(
+                    "Table '"
+                            + context.getObjectIdentifier().asSummaryString()
+                            + "' uses 'changelog.mode' = 'all', which builds UPDATE_BEFORE and"
+                            + " DELETE rows from the before-images of the table's stream, but the"
+                            + " stream of Tablestore table '"
+                            + settings.tableName()
+                            + "' carries no before-image of "
+                            + missing
+                            + (origin.isEmpty()
+                                    ? " (it names no origin columns)"
+                                    : " (its origin columns are " + new TreeSet<>(origin) + ")")
+                            + ". Give the table's stream these origin columns"
+                            + " (StreamSpecification#addOriginColumnsToGet), or use"
+                            + " 'changelog.mode' = 'upsert', which needs no before-image.");
+        }
     }
 
     private static SourceSettings sharedSettings(Context context) {

@@ -62,9 +62,14 @@ public final class TablestoreCdcTableSource implements ScanTableSource, Supports
 
     @Override
     public ChangelogMode getChangelogMode() {
-        return mode == ChangelogModeOption.UPSERT
-                ? ChangelogMode.upsert()
-                : ChangelogMode.insertOnly();
+        switch (mode) {
+            case UPSERT:
+                return ChangelogMode.upsert();
+            case ALL:
+                return ChangelogMode.all();
+            default:
+                return ChangelogMode.insertOnly();
+        }
     }
 
     @Override

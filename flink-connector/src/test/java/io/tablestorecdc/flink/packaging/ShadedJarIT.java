@@ -6,20 +6,32 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.tablestorecdc.emulator.testkit.ShadedJarLicences;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import org.apache.flink.shaded.asm9.org.objectweb.asm.ClassReader;
+import org.apache.flink.shaded.asm9.org.objectweb.asm.ClassVisitor;
+import org.apache.flink.shaded.asm9.org.objectweb.asm.FieldVisitor;
+import org.apache.flink.shaded.asm9.org.objectweb.asm.MethodVisitor;
+import org.apache.flink.shaded.asm9.org.objectweb.asm.Opcodes;
+import org.apache.flink.shaded.asm9.org.objectweb.asm.Type;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The attached shaded jar drops into a stock Flink: it holds the connector, the core and the SDK,
- * relocates the SDK's own dependencies, brings no Flink, slf4j or log4j classes, and carries our
- * LICENSE and a NOTICE that names what it bundles.
+ * The attached shaded jar drops into a stock Flink of its line: it links against that Flink, holds
+ * the connector, the core and the SDK, relocates the SDK's own dependencies, brings no Flink, slf4j
+ * or log4j classes, and carries our LICENSE and a NOTICE that names what it bundles.
  */
 class ShadedJarIT {
 
@@ -96,6 +108,41 @@ class ShadedJarIT {
         assertThat(offenders).isEmpty();
     }
 
+    /**
+     * Links the jar against the Flink this build tests on (Flink 1.20 in flink-connector, Flink 2.x
+     * in flink-connector-2): every Flink class, constructor, method and field that a class in the
+     * jar names exists there, so no {@code NoClassDefFoundError} or {@code NoSuchMethodError} waits
+     * for a code path the other tests do not take.
+     */
+    @Test
+    void everyFlinkMemberTheJarUsesExistsInTheFlinkItIsBuiltFor() throws IOException {
+        FlinkReferences references = new FlinkReferences();
+        try (JarFile jar = new JarFile(jar().toFile())) {
+            Enumeration<JarEntry> all = jar.entries();
+            while (all.hasMoreElements()) {
+                JarEntry entry = all.nextElement();
+                if (entry.getName().startsWith("io/tablestorecdc/")
+                        && entry.getName().endsWith(".class")) {
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        new ClassReader(in).accept(references.visitor(), ClassReader.SKIP_DEBUG);
+                    }
+                }
+            }
+        }
+        assertThat(references.members)
+                .as("Flink members the jar uses")
+                .anyMatch(m -> m.startsWith("org/apache/flink/api/connector/sink2/"))
+                .anyMatch(m -> m.startsWith("org/apache/flink/connector/base/source/reader/"))
+                .anyMatch(m -> m.startsWith("org/apache/flink/table/"));
+        List<String> missing = new ArrayList<>();
+        for (String member : references.members) {
+            if (!exists(member)) {
+                missing.add(member);
+            }
+        }
+        assertThat(missing).as("Flink members missing from the Flink on the classpath").isEmpty();
+    }
+
     @Test
     void registersTheSqlFactory() throws IOException {
         try (JarFile jar = new JarFile(jar().toFile())) {
@@ -114,6 +161,168 @@ class ShadedJarIT {
                 "tablestore-cdc Flink connector",
                 List.of("the Tablestore Java SDK", "com.google.protobuf:protobuf-java"),
                 List.of("LICENSE.protobuf"));
+    }
+
+    /**
+     * Collects {@code owner}, {@code owner#name descriptor} of every Flink type and member used.
+     */
+    private static final class FlinkReferences {
+        private final Set<String> members = new TreeSet<>();
+
+        ClassVisitor visitor() {
+            return new ClassVisitor(Opcodes.ASM9) {
+                @Override
+                public void visit(
+                        int version,
+                        int access,
+                        String name,
+                        String signature,
+                        String superName,
+                        String[] interfaces) {
+                    type(superName);
+                    for (String each : interfaces) {
+                        type(each);
+                    }
+                }
+
+                @Override
+                public MethodVisitor visitMethod(
+                        int access,
+                        String name,
+                        String descriptor,
+                        String signature,
+                        String[] exceptions) {
+                    descriptor(descriptor);
+                    return new MethodVisitor(Opcodes.ASM9) {
+                        @Override
+                        public void visitMethodInsn(
+                                int opcode,
+                                String owner,
+                                String name,
+                                String descriptor,
+                                boolean isInterface) {
+                            member(owner, name, descriptor);
+                        }
+
+                        @Override
+                        public void visitFieldInsn(
+                                int opcode, String owner, String name, String descriptor) {
+                            member(owner, name, descriptor);
+                        }
+
+                        @Override
+                        public void visitTypeInsn(int opcode, String type) {
+                            type(type);
+                        }
+
+                        @Override
+                        public void visitLdcInsn(Object value) {
+                            if (value instanceof Type && ((Type) value).getSort() == Type.OBJECT) {
+                                type(((Type) value).getInternalName());
+                            }
+                        }
+                    };
+                }
+
+                @Override
+                public FieldVisitor visitField(
+                        int access,
+                        String name,
+                        String descriptor,
+                        String signature,
+                        Object value) {
+                    descriptor(descriptor);
+                    return null;
+                }
+            };
+        }
+
+        private void member(String owner, String name, String descriptor) {
+            if (isFlink(owner)) {
+                members.add(owner + "#" + name + " " + descriptor);
+            }
+            descriptor(descriptor);
+        }
+
+        private void descriptor(String descriptor) {
+            Type type = Type.getType(descriptor);
+            if (type.getSort() == Type.METHOD) {
+                descriptor(type.getReturnType().getDescriptor());
+                for (Type argument : type.getArgumentTypes()) {
+                    descriptor(argument.getDescriptor());
+                }
+            } else if (type.getSort() == Type.ARRAY) {
+                descriptor(type.getElementType().getDescriptor());
+            } else if (type.getSort() == Type.OBJECT) {
+                type(type.getInternalName());
+            }
+        }
+
+        private void type(String internalName) {
+            if (internalName != null && internalName.startsWith("[")) {
+                descriptor(internalName);
+            } else if (internalName != null && isFlink(internalName)) {
+                members.add(internalName);
+            }
+        }
+
+        private static boolean isFlink(String internalName) {
+            return internalName.startsWith("org/apache/flink/");
+        }
+    }
+
+    /** Whether a type, or a member of a type or of one of its supertypes, exists. */
+    private static boolean exists(String reference) {
+        int hash = reference.indexOf('#');
+        String owner = hash < 0 ? reference : reference.substring(0, hash);
+        Class<?> type;
+        try {
+            type =
+                    Class.forName(
+                            owner.replace('/', '.'), false, ShadedJarIT.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+        if (hash < 0) {
+            return true;
+        }
+        String member = reference.substring(hash + 1);
+        try {
+            return declares(type, member, new HashSet<>());
+        } catch (LinkageError e) {
+            return false; // a signature names a class this Flink lacks
+        }
+    }
+
+    private static boolean declares(Class<?> type, String member, Set<Class<?>> seen) {
+        if (type == null || !seen.add(type)) {
+            return false;
+        }
+        for (Method m : type.getDeclaredMethods()) {
+            if (member.equals(m.getName() + " " + Type.getMethodDescriptor(m))) {
+                return true;
+            }
+        }
+        for (Constructor<?> c : type.getDeclaredConstructors()) {
+            if (member.equals("<init> " + Type.getConstructorDescriptor(c))) {
+                return true;
+            }
+        }
+        for (Field f : type.getDeclaredFields()) {
+            if (member.equals(f.getName() + " " + Type.getDescriptor(f.getType()))) {
+                return true;
+            }
+        }
+        if (declares(type.getSuperclass(), member, seen)) {
+            return true;
+        }
+        for (Class<?> each : type.getInterfaces()) {
+            if (declares(each, member, seen)) {
+                return true;
+            }
+        }
+        // Methods of Object reached through an interface type.
+        return type.isInterface() && declares(Object.class, member, seen);
     }
 
     private static List<String> entries() throws IOException {

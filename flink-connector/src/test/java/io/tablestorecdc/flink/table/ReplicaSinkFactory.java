@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.table;
 
+import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -8,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.table.api.ValidationException;
@@ -151,7 +152,7 @@ public final class ReplicaSinkFactory implements DynamicTableSinkFactory {
     }
 
     /** The runtime sink: each subtask writes straight into the static maps. */
-    private static final class ReplicaWriterSink implements Sink<RowData> {
+    private static final class ReplicaWriterSink extends WriterInitContextSink<RowData> {
         private static final long serialVersionUID = 1L;
         private final String replica;
         private final boolean upsert;
@@ -170,8 +171,7 @@ public final class ReplicaSinkFactory implements DynamicTableSinkFactory {
         }
 
         @Override
-        @SuppressWarnings("deprecation")
-        public SinkWriter<RowData> createWriter(InitContext context) {
+        public SinkWriter<RowData> createWriter(WriterInitContext context) {
             converter.open(
                     RuntimeConverter.Context.create(
                             Thread.currentThread().getContextClassLoader()));

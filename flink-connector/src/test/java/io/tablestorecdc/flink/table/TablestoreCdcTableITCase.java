@@ -169,7 +169,7 @@ class TablestoreCdcTableITCase {
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_mode"))
                 .rootCause()
                 .hasMessageContaining("Invalid 'changelog.mode' = 'append'")
-                .hasMessageContaining("'upsert' or 'insert-only'");
+                .hasMessageContaining("'upsert', 'insert-only' or 'all'");
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_start"))
                 .rootCause()
                 .hasMessageContaining("Option 'tunnel.start' has invalid value 'soon'");

@@ -2,6 +2,7 @@ package io.tablestorecdc.flink.table;
 
 import static io.tablestorecdc.emulator.testkit.EmulatorBed.key;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
@@ -14,6 +15,7 @@ import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.Row;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.testing.FlinkJobs;
+import io.tablestorecdc.flink.testing.FlinkLine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +34,7 @@ import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -144,6 +147,11 @@ class UpsertSinkITCase {
         assertThat(ReplicaSinkFactory.kinds(replica)).containsExactly(RowKind.INSERT);
     }
 
+    /**
+     * No update-before anywhere and no upsert materializer. Flink 1.20's planner normalizes the
+     * upsert stream by key ahead of the sink; Flink 2.x's planner sees that the sink's key is the
+     * source's and applies the upserts as they come, with deletes that need only the key (PD).
+     */
     @Test
     void thePlanNormalizesTheUpsertStreamWithoutUpdateBefore() {
         createSource("");
@@ -154,11 +162,21 @@ class UpsertSinkITCase {
         String optimized = plan.substring(plan.indexOf("== Optimized Physical Plan =="));
         assertThat(optimized)
                 .as(plan)
-                .contains("changelogMode=[I,UA,D]")
-                .contains("ChangelogNormalize(key=[id]")
                 .doesNotContain("UB")
                 .doesNotContain("SinkUpsertMaterializer")
                 .doesNotContain("upsertMaterialize=[true]");
+        if (FlinkLine.isFlink2()) {
+            assertThat(optimized)
+                    .as(plan)
+                    .contains("TableSourceScan(table=[[default_catalog, default_database, src]]")
+                    .contains("changelogMode=[I,UA,PD]")
+                    .doesNotContain("ChangelogNormalize");
+        } else {
+            assertThat(optimized)
+                    .as(plan)
+                    .contains("changelogMode=[I,UA,D]")
+                    .contains("ChangelogNormalize(key=[id]");
+        }
     }
 
     @Test
@@ -175,6 +193,78 @@ class UpsertSinkITCase {
                 .contains("changelogMode=[I]")
                 .doesNotContain("ChangelogNormalize")
                 .doesNotContain("UA");
+    }
+
+    @Test
+    @Timeout(120)
+    void allModeSendsEveryChangeWithItsBeforeImageAndKeepsNoState() throws Exception {
+        table = bed.newTableWithBeforeImages("all_t", "v", "name");
+        bed.createStreamTunnel(table, tunnel);
+        createSource(", 'changelog.mode' = 'all'");
+        TableResult select = tEnv.executeSql("SELECT id, v, name FROM src");
+        jobs.add(select);
+
+        put("a", 1, "x");
+        updateV("a", 10); // name untouched: the after-image keeps 'x'
+        deleteName("a");
+        put("a", 2, "y"); // a whole-row put over an existing row
+        delete("a");
+        updateV("b", 5); // a row this stream never saw before: an insert
+        delete("z"); // a row that never existed: a DELETE with the key alone
+
+        List<String> expected =
+                List.of(
+                        "+I[a, 1, x]",
+                        "-U[a, 1, x]",
+                        "+U[a, 10, x]",
+                        "-U[a, 10, x]",
+                        "+U[a, 10, null]",
+                        "-U[a, 10, null]",
+                        "+U[a, 2, y]",
+                        "-D[a, 2, y]",
+                        "+I[b, 5, null]",
+                        "-D[z, null, null]");
+        List<String> seen = new ArrayList<>();
+        try (var rows = select.collect()) { // hasNext waits for the next row (the test's timeout)
+            while (seen.size() < expected.size() && rows.hasNext()) {
+                seen.add(rows.next().toString());
+            }
+        }
+        assertThat(seen).isEqualTo(expected);
+        String plan = tEnv.explainSql("SELECT id, v, name FROM src", ExplainDetail.CHANGELOG_MODE);
+        assertThat(plan)
+                .as("nothing keyed behind the source: no MergePartialUpdates, no normalization")
+                .contains("changelogMode=[I,UB,UA,D]")
+                .doesNotContain("ChangelogNormalize");
+    }
+
+    @Test
+    void allModeIntoAnUpsertSinkNeedsNoChangelogNormalize() {
+        table = bed.newTableWithBeforeImages("all_t", "v", "name");
+        createSource(", 'changelog.mode' = 'all'");
+        createReplica("PRIMARY KEY (id) NOT ENFORCED", "upsert");
+
+        String plan = tEnv.explainSql(UPSERT_INSERT, ExplainDetail.CHANGELOG_MODE);
+
+        String optimized = plan.substring(plan.indexOf("== Optimized Physical Plan =="));
+        assertThat(optimized)
+                .as(plan)
+                .contains("TableSourceScan")
+                .doesNotContain("ChangelogNormalize")
+                .doesNotContain("SinkUpsertMaterializer");
+    }
+
+    @Test
+    void allModeOnAStreamWithoutTheBeforeImagesItNeedsFailsNamingTheColumns() {
+        table = bed.newTableWithBeforeImages("all_t", "v");
+        createSource(", 'changelog.mode' = 'all'");
+
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT id, v, name FROM src"))
+                .hasStackTraceContaining("'changelog.mode' = 'all'")
+                .hasStackTraceContaining("carries no before-image of [name]")
+                .hasStackTraceContaining("its origin columns are [v]")
+                .hasStackTraceContaining("addOriginColumnsToGet")
+                .hasStackTraceContaining("'changelog.mode' = 'upsert'");
     }
 
     // ---- harness ----

@@ -1,97 +1,176 @@
 package io.tablestorecdc.flink.testing;
 
+import io.tablestorecdc.flink.compat.WriterInitContextSink;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.runtime.state.FunctionInitializationContext;
-import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * An exactly-once test sink (run it with parallelism 1): records become visible only when the
- * checkpoint that holds them completes, as in a two-phase-commit sink. Commits are keyed by
- * checkpoint id, so re-committing after a restore is idempotent.
+ * An exactly-once test sink (run it with parallelism 1), a Sink V2 with a committer as a
+ * two-phase-commit sink is: at each checkpoint the writer hands what it received since the last one
+ * to Flink as a batch, Flink keeps the batch in the checkpoint, and the committer makes it visible
+ * only once that checkpoint completes. A batch restored from a checkpoint is committed again; its
+ * id makes that idempotent. Batches become visible in the order they commit, which is checkpoint
+ * order.
  */
-@SuppressWarnings("deprecation")
-public final class CommittingListSink extends RichSinkFunction<String>
-        implements CheckpointedFunction, CheckpointListener {
+public final class CommittingListSink extends WriterInitContextSink<String>
+        implements SupportsCommitter<CommittingListSink.Batch> {
 
     private static final long serialVersionUID = 1L;
-    private static final Map<String, ConcurrentSkipListMap<Long, List<String>>> COMMITTED =
+
+    /** Per sink name: the committed batches by id, in commit order. */
+    private static final Map<String, Map<String, List<String>>> COMMITTED =
             new ConcurrentHashMap<>();
 
     private final String name;
-    private transient List<String> current;
-    private transient TreeMap<Long, List<String>> pending;
-    private transient ListState<String> state;
 
     public CommittingListSink(String name) {
         this.name = name;
-        COMMITTED.putIfAbsent(name, new ConcurrentSkipListMap<>());
+        COMMITTED.putIfAbsent(name, new LinkedHashMap<>());
     }
 
     /** Everything committed so far, in checkpoint order. */
     public static List<String> committed(String name) {
+        Map<String, List<String>> batches = COMMITTED.get(name);
         List<String> out = new ArrayList<>();
-        COMMITTED.get(name).values().forEach(out::addAll);
+        synchronized (batches) {
+            batches.values().forEach(out::addAll);
+        }
         return out;
     }
 
     /** How many checkpoints have committed (with or without values). */
     public static int commits(String name) {
-        return COMMITTED.get(name).size();
-    }
-
-    @Override
-    public void invoke(String value, Context context) {
-        current.add(value);
-    }
-
-    @Override
-    public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        pending.put(context.getCheckpointId(), current);
-        current = new ArrayList<>();
-        List<String> flat = new ArrayList<>();
-        pending.forEach((id, values) -> values.forEach(v -> flat.add(id + "\u0001" + v)));
-        flat.add(context.getCheckpointId() + "\u0001"); // marks even an empty checkpoint
-        state.update(flat);
-    }
-
-    @Override
-    public void initializeState(FunctionInitializationContext context) throws Exception {
-        current = new ArrayList<>();
-        pending = new TreeMap<>();
-        state =
-                context.getOperatorStateStore()
-                        .getListState(new ListStateDescriptor<>("pending", Types.STRING));
-        if (context.isRestored()) {
-            TreeMap<Long, List<String>> restored = new TreeMap<>();
-            for (String entry : state.get()) {
-                int cut = entry.indexOf('\u0001');
-                List<String> values =
-                        restored.computeIfAbsent(
-                                Long.parseLong(entry.substring(0, cut)), k -> new ArrayList<>());
-                if (cut + 1 < entry.length()) {
-                    values.add(entry.substring(cut + 1));
-                }
-            }
-            // The restored checkpoint completed: what it held is committed.
-            restored.forEach((id, values) -> COMMITTED.get(name).putIfAbsent(id, values));
+        Map<String, List<String>> batches = COMMITTED.get(name);
+        synchronized (batches) {
+            return batches.size();
         }
     }
 
     @Override
-    public void notifyCheckpointComplete(long checkpointId) {
-        var done = pending.headMap(checkpointId, true);
-        done.forEach((id, values) -> COMMITTED.get(name).putIfAbsent(id, values));
-        done.clear();
+    public CommittingSinkWriter<String, Batch> createWriter(WriterInitContext context) {
+        return new BatchWriter();
+    }
+
+    @Override
+    public Committer<Batch> createCommitter(CommitterInitContext context) {
+        return new BatchCommitter(name);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<Batch> getCommittableSerializer() {
+        return new BatchSerializer();
+    }
+
+    /** What one checkpoint received: committed as a whole, once. */
+    public static final class Batch {
+        private final String id;
+        private final List<String> values;
+
+        Batch(String id, List<String> values) {
+            this.id = Objects.requireNonNull(id, "id");
+            this.values = List.copyOf(values);
+        }
+
+        @Override
+        public String toString() {
+            return "Batch{" + id + ", " + values.size() + " values}";
+        }
+    }
+
+    /** Collects values; each checkpoint (and the end of input) closes one batch, even empty. */
+    private static final class BatchWriter implements CommittingSinkWriter<String, Batch> {
+        private List<String> current = new ArrayList<>();
+
+        @Override
+        public void write(String value, Context context) {
+            current.add(value);
+        }
+
+        @Override
+        public void flush(boolean endOfInput) {}
+
+        @Override
+        public Collection<Batch> prepareCommit() {
+            Batch batch = new Batch(UUID.randomUUID().toString(), current);
+            current = new ArrayList<>();
+            return List.of(batch);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** Makes batches visible; a batch committed before (replayed after a restore) is kept once. */
+    private static final class BatchCommitter implements Committer<Batch> {
+        private final String name;
+
+        BatchCommitter(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public void commit(Collection<CommitRequest<Batch>> requests) {
+            Map<String, List<String>> batches = COMMITTED.get(name);
+            synchronized (batches) {
+                for (CommitRequest<Batch> request : requests) {
+                    Batch batch = request.getCommittable();
+                    batches.putIfAbsent(batch.id, batch.values);
+                }
+            }
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** Version 1: the id, the number of values, each value (modified UTF-8). */
+    private static final class BatchSerializer implements SimpleVersionedSerializer<Batch> {
+        private static final int VERSION = 1;
+
+        @Override
+        public int getVersion() {
+            return VERSION;
+        }
+
+        @Override
+        public byte[] serialize(Batch batch) throws IOException {
+            DataOutputSerializer out = new DataOutputSerializer(64);
+            out.writeUTF(batch.id);
+            out.writeInt(batch.values.size());
+            for (String value : batch.values) {
+                out.writeUTF(value);
+            }
+            return out.getCopyOfBuffer();
+        }
+
+        @Override
+        public Batch deserialize(int version, byte[] bytes) throws IOException {
+            if (version != VERSION) {
+                throw new IOException("Unknown batch version " + version);
+            }
+            DataInputDeserializer in = new DataInputDeserializer(bytes);
+            String id = in.readUTF();
+            int size = in.readInt();
+            List<String> values = new ArrayList<>(size);
+            for (int i = 0; i < size; i++) {
+                values.add(in.readUTF());
+            }
+            return new Batch(id, values);
+        }
     }
 }

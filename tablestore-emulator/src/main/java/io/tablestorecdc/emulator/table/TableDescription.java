@@ -1,6 +1,7 @@
 package io.tablestorecdc.emulator.table;
 
 import com.alicloud.openservices.tablestore.model.TableMeta;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -11,13 +12,36 @@ import java.util.Optional;
  * @param maxVersions the max versions the table was created with (the emulator keeps one)
  * @param streamExpirationHours the stream's expiration when the table was created with a stream
  * @param creationTimeMicros when the table was created
+ * @param streamOriginColumns the attribute columns whose values before a change the stream records
+ *     carry (the stream specification's origin columns; empty for none)
  */
 public record TableDescription(
         TableMeta meta,
         int timeToLiveSeconds,
         int maxVersions,
         Optional<Integer> streamExpirationHours,
-        long creationTimeMicros) {
+        long creationTimeMicros,
+        List<String> streamOriginColumns) {
+
+    public TableDescription {
+        streamOriginColumns = List.copyOf(streamOriginColumns);
+    }
+
+    /** A table whose stream, if any, carries no origin columns. */
+    public TableDescription(
+            TableMeta meta,
+            int timeToLiveSeconds,
+            int maxVersions,
+            Optional<Integer> streamExpirationHours,
+            long creationTimeMicros) {
+        this(
+                meta,
+                timeToLiveSeconds,
+                maxVersions,
+                streamExpirationHours,
+                creationTimeMicros,
+                List.of());
+    }
 
     public String name() {
         return meta.getTableName();

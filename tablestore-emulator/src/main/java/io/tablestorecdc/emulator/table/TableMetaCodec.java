@@ -7,6 +7,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyOption;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
+import java.util.List;
 import java.util.Optional;
 
 /** Converts table metadata between the CreateTable / DescribeTable messages and the model. */
@@ -31,7 +32,8 @@ final class TableMetaCodec {
                 options.hasTimeToLive() ? options.getTimeToLive() : FOREVER,
                 options.hasMaxVersions() ? options.getMaxVersions() : 1,
                 stream,
-                nowMicros);
+                nowMicros,
+                stream.isPresent() ? request.getStreamSpec().getColumnsToGetList() : List.of());
     }
 
     /** The inverse of {@link #describe}, used to replay the journal. */
@@ -44,7 +46,8 @@ final class TableMetaCodec {
                 stream.getEnableStream()
                         ? Optional.of(stream.getExpirationTime())
                         : Optional.empty(),
-                described.getCreationTime());
+                described.getCreationTime(),
+                stream.getColumnToGetList());
     }
 
     private static TableMeta fromProto(OtsInternalApi.TableMeta proto) {
@@ -122,7 +125,8 @@ final class TableMetaCodec {
                         hours ->
                                 stream.setStreamId(table.name() + "_" + table.creationTimeMicros())
                                         .setExpirationTime(hours)
-                                        .setLastEnableTime(table.creationTimeMicros()));
+                                        .setLastEnableTime(table.creationTimeMicros())
+                                        .addAllColumnToGet(table.streamOriginColumns()));
         return out.setStreamDetails(stream).build();
     }
 

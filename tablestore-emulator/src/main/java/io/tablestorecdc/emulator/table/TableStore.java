@@ -233,15 +233,35 @@ public final class TableStore implements TableAccess {
                 : Optional.empty();
     }
 
-    /** Applies a change to the stored row and tells the listeners; the caller may hold the lock. */
-    private void commit(Table table, RowChange change) {
+    /**
+     * Applies a change to the stored row and tells the listeners, with the row's values in the
+     * table's stream origin columns before the change; the caller may hold the lock.
+     */
+    private void commit(Table table, RowChange written) {
         table.lock.writeLock().lock();
         try {
+            RowChange change = written.withBefore(before(table, written.primaryKey()));
             apply(table, change);
             listeners.forEach(l -> notifySafely(() -> l.onRowChange(change)));
         } finally {
             table.lock.writeLock().unlock();
         }
+    }
+
+    private static List<Column> before(Table table, PrimaryKey key) {
+        List<String> origin = table.description.streamOriginColumns();
+        StoredRow current = origin.isEmpty() ? null : table.rows.get(key);
+        if (current == null) {
+            return List.of();
+        }
+        List<Column> before = new ArrayList<>(origin.size());
+        for (String name : origin) {
+            Column column = current.columns().get(name);
+            if (column != null) {
+                before.add(column);
+            }
+        }
+        return before;
     }
 
     private static void apply(Table table, RowChange change) {

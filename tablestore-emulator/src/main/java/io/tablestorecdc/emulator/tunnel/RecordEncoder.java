@@ -27,7 +27,9 @@ import java.util.List;
  * Encodes tunnel records: one PlainBuffer row with header per record, as the SDK's parser wants
  * (PUT cells with value and timestamp, DELETE_ONE_VERSION with a timestamp, DELETE_ALL_VERSION with
  * neither, a DELETE_ROW as the primary key plus the row-delete marker). Stream records carry a
- * sequence-info extension written by hand, since the SDK's setters for it are package-private.
+ * sequence-info extension written by hand, since the SDK's setters for it are package-private; a
+ * change of a table whose stream names origin columns carries the row's values in them before the
+ * change as the record's {@code origin_record}.
  */
 final class RecordEncoder {
 
@@ -51,10 +53,26 @@ final class RecordEncoder {
         byte[] row = rowBytes(change.primaryKey(), delete ? List.of() : cells, delete);
         byte[] withSeq =
                 withSequenceInfo(row, entry.epoch(), entry.timeNanos() / 1000L, entry.rowIndex());
-        return TunnelServiceApi.Record.newBuilder()
-                .setActionType(actionType(change))
-                .setRecord(ByteString.copyFrom(withSeq))
-                .build();
+        TunnelServiceApi.Record.Builder record =
+                TunnelServiceApi.Record.newBuilder()
+                        .setActionType(actionType(change))
+                        .setRecord(ByteString.copyFrom(withSeq));
+        if (!change.before().isEmpty()) {
+            record.setOriginRecord(ByteString.copyFrom(originBytes(change.before())));
+        }
+        return record.build();
+    }
+
+    /**
+     * The before-image as the SDK reads an {@code origin_record}: one PlainBuffer row with header
+     * and no primary-key cells, each origin column as a PUT cell with its version.
+     */
+    private static byte[] originBytes(List<Column> before) {
+        List<PlainBufferCell> cells = new ArrayList<>(before.size());
+        for (Column column : before) {
+            cells.add(putCell(column, 0L));
+        }
+        return encode(new PlainBufferRow(List.of(), cells, false), "origin columns " + before);
     }
 
     /** A base-data row as a PUT_ROW record with every column version it holds. */
@@ -125,14 +143,21 @@ final class RecordEncoder {
             for (PrimaryKeyColumn column : key.getPrimaryKeyColumns()) {
                 pk.add(PlainBufferConversion.toPlainBufferCell(column));
             }
-            PlainBufferRow row = new PlainBufferRow(pk, cells, delete);
+            return encode(new PlainBufferRow(pk, cells, delete), "row " + key);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot encode row " + key + " as PlainBuffer", e);
+        }
+    }
+
+    private static byte[] encode(PlainBufferRow row, String what) {
+        try {
             PlainBufferOutputStream out =
                     new PlainBufferOutputStream(
                             PlainBufferBuilder.computePlainBufferRowWithHeader(row));
             new PlainBufferCodedOutputStream(out).writeRowWithHeader(row);
             return out.getBuffer();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot encode row " + key + " as PlainBuffer", e);
+            throw new UncheckedIOException("Cannot encode " + what + " as PlainBuffer", e);
         }
     }
 

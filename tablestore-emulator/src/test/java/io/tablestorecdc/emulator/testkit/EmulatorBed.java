@@ -11,6 +11,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import com.alicloud.openservices.tablestore.model.StreamSpecification;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
@@ -115,6 +116,22 @@ public final class EmulatorBed implements AutoCloseable, BeforeAllCallback, Afte
         TableMeta meta = new TableMeta(table);
         meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
         sync().createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        return table;
+    }
+
+    /**
+     * Creates a table as {@link #newTable} does, whose stream carries the values of {@code
+     * originColumns} before each change (the stream's origin columns); returns its name.
+     */
+    public String newTableWithBeforeImages(String prefix, String... originColumns) {
+        String table = prefix + TABLES.incrementAndGet();
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        CreateTableRequest create = new CreateTableRequest(meta, new TableOptions(-1, 1));
+        StreamSpecification stream = new StreamSpecification(true, 24);
+        stream.addOriginColumnsToGet(originColumns);
+        create.setStreamSpecification(stream);
+        sync().createTable(create);
         return table;
     }
 

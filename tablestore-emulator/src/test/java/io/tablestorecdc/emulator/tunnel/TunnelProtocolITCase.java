@@ -5,9 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.RecordColumn;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
+import com.alicloud.openservices.tablestore.model.StreamSpecification;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelType;
@@ -151,6 +159,75 @@ class TunnelProtocolITCase {
         ChannelInfo channel = d.getChannelInfos().get(0);
         assertThat(channel.getChannelType()).isEqualTo(ChannelType.Stream);
         assertThat(channel.getChannelStatus()).isEqualTo(ChannelStatus.WAIT);
+    }
+
+    @Test
+    void aStreamWithOriginColumnsCarriesTheirValuesBeforeEachChange() {
+        String table = "origin_t" + System.nanoTime();
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        CreateTableRequest create = new CreateTableRequest(meta, new TableOptions(-1, 1));
+        StreamSpecification stream = new StreamSpecification(true, 24);
+        stream.addOriginColumnsToGet(new String[] {"v", "w"});
+        create.setStreamSpecification(stream);
+        bed.sync().createTable(create);
+        assertThat(
+                        bed.sync()
+                                .describeTable(new DescribeTableRequest(table))
+                                .getStreamDetails()
+                                .getOriginColumnsToGet())
+                .containsExactlyInAnyOrder("v", "w");
+        String tunnelId = bed.createTunnel(table, "o", TunnelType.Stream);
+        bed.put(table, "a", cell("v", 1), cell("x", 9)); // new row: nothing before
+        bed.update(table, "a", cell("w", 2)); // v=1 before; w absent
+        bed.put(table, "a", cell("v", 3)); // a whole-row put over v=1, w=2
+        bed.deleteColumn(table, "a", "v"); // v=3 before
+        bed.delete(table, "a"); // nothing left of v or w: no origin record
+        bed.put(table, "b", cell("w", 5));
+        bed.delete(table, "b"); // w=5 before
+        Client client = new Client(tunnelId);
+        client.heartbeat();
+
+        List<StreamRecord> records = client.read("p-0", client.checkpointOf("p-0")).getRecords();
+
+        assertThat(records)
+                .extracting(BeforeImage::of)
+                .containsExactly(
+                        new BeforeImage("a", StreamRecord.RecordType.PUT, Map.of()),
+                        new BeforeImage("a", StreamRecord.RecordType.UPDATE, Map.of("v", 1L)),
+                        new BeforeImage("a", StreamRecord.RecordType.PUT, Map.of("v", 1L, "w", 2L)),
+                        new BeforeImage("a", StreamRecord.RecordType.UPDATE, Map.of("v", 3L)),
+                        new BeforeImage("a", StreamRecord.RecordType.DELETE, Map.of()),
+                        new BeforeImage("b", StreamRecord.RecordType.PUT, Map.of()),
+                        new BeforeImage("b", StreamRecord.RecordType.DELETE, Map.of("w", 5L)));
+        // a before-image cell is a PUT with the version the row held
+        RecordColumn v = records.get(1).getOriginColumns().get(0);
+        assertThat(v.getColumnType()).isEqualTo(RecordColumn.ColumnType.PUT);
+        assertThat(v.getColumn().getTimestamp())
+                .isEqualTo(records.get(0).getColumns().get(0).getColumn().getTimestamp());
+    }
+
+    /** A record's key, type and the origin columns it carries, as the SDK parsed them. */
+    private record BeforeImage(String id, StreamRecord.RecordType type, Map<String, Long> before) {
+        static BeforeImage of(StreamRecord r) {
+            Map<String, Long> before = new java.util.TreeMap<>();
+            if (r.getOriginColumns() != null) {
+                r.getOriginColumns()
+                        .forEach(
+                                c ->
+                                        before.put(
+                                                c.getColumn().getName(),
+                                                c.getColumn().getValue().asLong()));
+            }
+            return new BeforeImage(
+                    r.getPrimaryKey().getPrimaryKeyColumn("id").getValue().asString(),
+                    r.getRecordType(),
+                    before);
+        }
+    }
+
+    private static Column cell(String name, long value) {
+        return new Column(name, ColumnValue.fromLong(value));
     }
 
     @Test

@@ -50,9 +50,68 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
 
     /** The row for one change; fields the change does not carry are null. */
     public RowData toRowData(ChangeRecord record) throws InvalidChangeRecordException {
-        Map<String, CellValue> cells = cellsByName(record);
+        return row(record, kindOf(record.action()), cellsByName(record));
+    }
+
+    /**
+     * The row as it was before the change, from the change's before-image ({@link
+     * ChangeRecord#before()}) and key; fields the before-image does not hold are null.
+     */
+    public RowData beforeImage(ChangeRecord record, RowKind kind)
+            throws InvalidChangeRecordException {
+        return row(record, kind, before(record));
+    }
+
+    /**
+     * The whole row after the change: a PUT's columns, or an UPDATE's applied to the before-image
+     * (a column it deletes is null); for a DELETE, the key alone.
+     */
+    public RowData afterImage(ChangeRecord record, RowKind kind)
+            throws InvalidChangeRecordException {
+        return row(record, kind, after(record));
+    }
+
+    /** Whether the row holds an attribute column after the change (a row without one is gone). */
+    public static boolean holdsAttributesAfter(ChangeRecord record) {
+        return after(record).size() > record.primaryKey().size();
+    }
+
+    private static Map<String, CellValue> before(ChangeRecord record) {
+        Map<String, CellValue> cells = new HashMap<>();
+        record.before().forEach(c -> cells.put(c.name(), c.value()));
+        record.primaryKey().forEach(pk -> cells.put(pk.name(), pk.value()));
+        return cells;
+    }
+
+    private static Map<String, CellValue> after(ChangeRecord record) {
+        switch (record.action()) {
+            case PUT:
+                return cellsByName(record);
+            case DELETE:
+                {
+                    Map<String, CellValue> key = new HashMap<>();
+                    record.primaryKey().forEach(pk -> key.put(pk.name(), pk.value()));
+                    return key;
+                }
+            default:
+                {
+                    Map<String, CellValue> cells = before(record);
+                    for (ChangeRecord.ColumnChange column : record.columns()) {
+                        if (column.operation() == ChangeRecord.ColumnOperation.PUT) {
+                            cells.put(column.name(), column.value());
+                        } else {
+                            cells.remove(column.name());
+                        }
+                    }
+                    return cells;
+                }
+        }
+    }
+
+    private RowData row(ChangeRecord record, RowKind kind, Map<String, CellValue> cells)
+            throws InvalidChangeRecordException {
         List<RowType.RowField> fields = rowType.getFields();
-        GenericRowData row = new GenericRowData(kindOf(record.action()), fields.size());
+        GenericRowData row = new GenericRowData(kind, fields.size());
         for (int i = 0; i < fields.size(); i++) {
             RowType.RowField field = fields.get(i);
             CellValue cell = cells.get(field.getName());

@@ -6,10 +6,10 @@ import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
+import io.tablestorecdc.flink.source.metrics.ChannelMetricGroups;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.split.ChannelSplitState;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,8 +26,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.MetricNames;
-import org.apache.flink.runtime.metrics.groups.AbstractMetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +56,9 @@ public final class TablestoreCdcSourceReader<T>
     /** Per channel: now minus the commit time of its newest record read; 0 when caught up. */
     public static final String MILLIS_BEHIND_LATEST = "millisBehindLatest";
 
+    /** Per reader (FLIP-33's standard name): fetch time minus the newest record's commit time. */
+    public static final String CURRENT_FETCH_EVENT_TIME_LAG = "currentFetchEventTimeLag";
+
     private static final long UNDEFINED = -1L;
 
     private final AtomicReference<TunnelClientId> client;
@@ -66,7 +67,7 @@ public final class TablestoreCdcSourceReader<T>
     /** Channels stopped at the end position, at the position where they stopped. */
     private final Map<String, ChannelSplit> stopped = new TreeMap<>();
 
-    private final Map<String, MetricGroup> channelMetrics = new HashMap<>();
+    private final ChannelMetricGroups channelMetrics;
     private final List<String> stopsToReport = new ArrayList<>();
 
     /** Finished channels kept in state, with the first checkpoint that holds them (if any yet). */
@@ -87,9 +88,10 @@ public final class TablestoreCdcSourceReader<T>
         super(splitReaderSupplier, emitter, config, context);
         this.client = client;
         this.fetched = fetched;
+        this.channelMetrics = new ChannelMetricGroups(context.metricGroup(), CHANNEL_GROUP);
         context.metricGroup()
                 .gauge(
-                        MetricNames.CURRENT_FETCH_EVENT_TIME_LAG,
+                        CURRENT_FETCH_EVENT_TIME_LAG,
                         () -> fetched.fetchEventTimeLag().orElse(UNDEFINED));
     }
 
@@ -156,18 +158,14 @@ public final class TablestoreCdcSourceReader<T>
     }
 
     private void registerChannelMetrics(String channelId) {
-        MetricGroup group = context.metricGroup().addGroup(CHANNEL_GROUP, channelId);
+        MetricGroup group = channelMetrics.add(channelId);
         group.gauge(
                 MILLIS_BEHIND_LATEST,
                 () -> fetched.millisBehindLatest(channelId).orElse(UNDEFINED));
-        channelMetrics.put(channelId, group);
     }
 
     private void unregisterChannelMetrics(String channelId) {
-        MetricGroup group = channelMetrics.remove(channelId);
-        if (group instanceof AbstractMetricGroup) {
-            ((AbstractMetricGroup<?>) group).close();
-        }
+        channelMetrics.remove(channelId);
     }
 
     @Override

@@ -37,8 +37,13 @@ class QuickStartDocITCase {
                             .build());
 
     private static final Path PAGE = Path.of("..", "docs", "flink.md");
+
+    /** Through the repository root, so that flink-connector-2, which has no sources, finds it. */
     private static final Path SOURCE =
-            Path.of("src/test/java/io/tablestorecdc/flink/source/docs/DataStreamQuickStart.java");
+            Path.of(
+                    "..",
+                    "flink-connector",
+                    "src/test/java/io/tablestorecdc/flink/source/docs/DataStreamQuickStart.java");
 
     @RegisterExtension static final EmulatorBed bed = EmulatorBed.perClass();
 

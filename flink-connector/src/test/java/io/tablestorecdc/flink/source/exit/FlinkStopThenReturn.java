@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.DiscardingSink;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * The job {@link ApplicationExitITCase} runs in a child JVM, written as a user writes one: a
@@ -39,7 +39,7 @@ public final class FlinkStopThenReturn {
                         .setDeserializer(new RecordStrings())
                         .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "changes")
-                .addSink(new DiscardingSink<>());
+                .sinkTo(new DiscardingSink<>());
         env.execute("stop-then-return");
         System.out.println(RETURNED);
         System.out.flush();

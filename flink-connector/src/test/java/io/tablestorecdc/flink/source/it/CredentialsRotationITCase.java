@@ -124,7 +124,7 @@ class CredentialsRotationITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.setParallelism(1);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "tablestore-cdc")
-                .addSink(new CommittingListSink(sink));
+                .sinkTo(new CommittingListSink(sink));
         return env.executeAsync("tablestore-cdc rotation");
     }
 

@@ -618,7 +618,7 @@ class TablestoreCdcSourceITCase {
                 .uid("source")
                 .map(map)
                 .uid("map")
-                .addSink(new CommittingListSink(sinkName))
+                .sinkTo(new CommittingListSink(sinkName))
                 .uid("sink")
                 .setParallelism(1);
         return env.executeAsync("tablestore-cdc " + sinkName);

@@ -34,6 +34,7 @@ import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.runtime.metrics.MetricNames;
 import org.apache.flink.runtime.metrics.groups.GenericMetricGroup;
 import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 import org.apache.flink.runtime.metrics.util.TestingMetricRegistry;
@@ -169,6 +170,9 @@ class TablestoreCdcSourceReaderTest {
         pollUntil(() -> gauge("reader.channel.b.millisBehindLatest") == 0L);
 
         assertThat(metrics).doesNotContainKey("reader.channel.a.millisBehindLatest");
+        assertThat(TablestoreCdcSourceReader.CURRENT_FETCH_EVENT_TIME_LAG)
+                .as("FLIP-33's name, as the Flink it runs on spells it")
+                .isEqualTo(MetricNames.CURRENT_FETCH_EVENT_TIME_LAG);
         // The fake's records were committed about 1 s after the epoch.
         assertThat(gauge("reader.currentFetchEventTimeLag"))
                 .isGreaterThan(System.currentTimeMillis() - 60_000);

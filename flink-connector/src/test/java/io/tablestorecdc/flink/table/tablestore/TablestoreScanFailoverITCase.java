@@ -114,7 +114,7 @@ class TablestoreScanFailoverITCase {
         tEnv.toDataStream(tEnv.sqlQuery("SELECT g, n FROM t"))
                 .map(new FailOnceAfterACheckpoint())
                 .setParallelism(1)
-                .addSink(new CommittingListSink(sink))
+                .sinkTo(new CommittingListSink(sink))
                 .setParallelism(1);
 
         try {

@@ -1,0 +1,142 @@
+package io.tablestorecdc.flink.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.util.Collector;
+import org.junit.jupiter.api.Test;
+
+/** {@code 'changelog.mode' = 'all'}: the rows each change means, from its before-image. */
+class ChangeRowDeserializerTest {
+
+    private static final RowType ROW =
+            RowType.of(
+                    new LogicalType[] {
+                        new VarCharType(false, VarCharType.MAX_LENGTH),
+                        new BigIntType(),
+                        new VarCharType(VarCharType.MAX_LENGTH)
+                    },
+                    new String[] {"id", "v", "name"});
+
+    private final ChangeRowDeserializer all =
+            new ChangeRowDeserializer(
+                    ROW,
+                    List.of(ReadableMetadata.of("op")),
+                    ChangelogModeOption.ALL,
+                    TypeInformation.of(RowData.class));
+
+    @Test
+    void anUpdateOfAnExistingRowIsItsOldRowThenTheOldRowWithTheUpdateApplied() throws Exception {
+        List<String> rows =
+                rows(
+                        change(
+                                ChangeRecord.Action.UPDATE,
+                                List.of(put("v", CellValue.ofInteger(2))),
+                                List.of(
+                                        put("v", CellValue.ofInteger(1)),
+                                        put("name", CellValue.ofString("x")))));
+
+        assertThat(rows).containsExactly("-U(a,1,x,UPDATE)", "+U(a,2,x,UPDATE)");
+    }
+
+    @Test
+    void anUpdateThatDeletesTheLastAttributeDeletesTheRow() throws Exception {
+        ChangeRecord lastGone =
+                change(
+                        ChangeRecord.Action.UPDATE,
+                        List.of(new ColumnChange("v", ColumnOperation.DELETE_ALL_VERSION, null, 0)),
+                        List.of(put("v", CellValue.ofInteger(1))));
+        ChangeRecord oneOfTwoGone =
+                change(
+                        ChangeRecord.Action.UPDATE,
+                        List.of(new ColumnChange("v", ColumnOperation.DELETE_ALL_VERSION, null, 0)),
+                        List.of(
+                                put("v", CellValue.ofInteger(1)),
+                                put("name", CellValue.ofString("x"))));
+
+        assertThat(rows(lastGone)).containsExactly("-D(a,1,null,UPDATE)");
+        assertThat(rows(oneOfTwoGone)).containsExactly("-U(a,1,x,UPDATE)", "+U(a,null,x,UPDATE)");
+    }
+
+    @Test
+    void aChangeOfARowWithoutBeforeImageIsAnInsertOrAKeyOnlyDelete() throws Exception {
+        assertThat(
+                        rows(
+                                change(
+                                        ChangeRecord.Action.UPDATE,
+                                        List.of(put("v", CellValue.ofInteger(5))),
+                                        List.of())))
+                .containsExactly("+I(a,5,null,UPDATE)");
+        assertThat(
+                        rows(
+                                change(
+                                        ChangeRecord.Action.UPDATE,
+                                        List.of(
+                                                new ColumnChange(
+                                                        "v",
+                                                        ColumnOperation.DELETE_ALL_VERSION,
+                                                        null,
+                                                        0)),
+                                        List.of())))
+                .as("deleting a column of a row that held none: nothing happened to a row")
+                .isEmpty();
+        assertThat(rows(change(ChangeRecord.Action.DELETE, List.of(), List.of())))
+                .containsExactly("-D(a,null,null,DELETE)");
+    }
+
+    @Test
+    void aPutOverAnExistingRowReplacesItWhole() throws Exception {
+        assertThat(
+                        rows(
+                                change(
+                                        ChangeRecord.Action.PUT,
+                                        List.of(put("name", CellValue.ofString("y"))),
+                                        List.of(
+                                                put("v", CellValue.ofInteger(1)),
+                                                put("name", CellValue.ofString("x"))))))
+                .containsExactly("-U(a,1,x,PUT)", "+U(a,null,y,PUT)");
+    }
+
+    private List<String> rows(ChangeRecord record) throws Exception {
+        List<String> out = new ArrayList<>();
+        all.deserialize(
+                record,
+                new Collector<>() {
+                    @Override
+                    public void collect(RowData row) {
+                        out.add(row.toString());
+                    }
+
+                    @Override
+                    public void close() {}
+                });
+        return out;
+    }
+
+    private static ChangeRecord change(
+            ChangeRecord.Action action, List<ColumnChange> columns, List<ColumnChange> before) {
+        return new ChangeRecord(
+                action,
+                List.of(new ChangeRecord.PrimaryKeyColumn("id", CellValue.ofString("a"))),
+                columns,
+                new SequenceInfo(1, 1, 0),
+                "p-0",
+                before);
+    }
+
+    private static ColumnChange put(String name, CellValue value) {
+        return new ColumnChange(name, ColumnOperation.PUT, value, 1);
+    }
+}
