@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
@@ -39,7 +38,8 @@ public final class LogCapture extends AbstractAppender implements AutoCloseable 
 
     private final Map<String, Level> levels;
     private final boolean standardStreams;
-    private final List<String> lines = new CopyOnWriteArrayList<>();
+    // Appended to on every event (a DEBUG root logger sends many): a plain list under its own lock.
+    private final List<String> lines = new ArrayList<>();
     private final Map<String, Level> restoreLevels = new HashMap<>();
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
@@ -125,12 +125,17 @@ public final class LogCapture extends AbstractAppender implements AutoCloseable 
             event.getThrown().printStackTrace(new PrintWriter(trace));
             line.append('\n').append(trace);
         }
-        lines.add(line.toString());
+        synchronized (lines) {
+            lines.add(line.toString());
+        }
     }
 
     /** The log events so far, then (when captured) what was printed, as text. */
     public List<String> lines() {
-        List<String> all = new ArrayList<>(lines);
+        List<String> all;
+        synchronized (lines) {
+            all = new ArrayList<>(lines);
+        }
         if (standardStreams) {
             synchronized (printed) {
                 all.add(printed.toString(StandardCharsets.UTF_8));
@@ -146,7 +151,9 @@ public final class LogCapture extends AbstractAppender implements AutoCloseable 
 
     /** How many log events were seen. */
     public int events() {
-        return lines.size();
+        synchronized (lines) {
+            return lines.size();
+        }
     }
 
     @Override
