@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code describe --table T --tunnel N}: one row per channel, the tunnel's state above. */
@@ -28,11 +29,9 @@ import picocli.CommandLine.Option;
         })
 final class DescribeCommand extends ServiceCommand {
 
-    @Option(names = "--table", required = true, description = "The data table.")
-    String table;
+    @Mixin TargetOptions.Table table;
 
-    @Option(names = "--tunnel", required = true, description = "The tunnel name.")
-    String tunnel;
+    @Mixin TargetOptions.Tunnel tunnel;
 
     @Option(names = "--json", description = "Print the tablestore-cdc.describe JSON document.")
     boolean json;
@@ -43,7 +42,7 @@ final class DescribeCommand extends ServiceCommand {
 
     @Override
     int run(Service service, PrintWriter out) {
-        TunnelReport report = TunnelReport.read(service, table, tunnel, clock.instant());
+        TunnelReport report = TunnelReport.read(service, table.name, tunnel.name, clock.instant());
         if (json) {
             out.println(Json.print(document(report, service.metaTable())));
         } else {

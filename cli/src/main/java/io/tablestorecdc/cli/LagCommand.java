@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code lag --table T --tunnel N [--max-lag 5m]}: per-channel lag, a threshold for alerting. */
@@ -32,11 +33,9 @@ final class LagCommand extends ServiceCommand {
         prometheus
     }
 
-    @Option(names = "--table", required = true, description = "The data table.")
-    String table;
+    @Mixin TargetOptions.Table table;
 
-    @Option(names = "--tunnel", required = true, description = "The tunnel name.")
-    String tunnel;
+    @Mixin TargetOptions.Tunnel tunnel;
 
     @Option(
             names = "--max-lag",
@@ -63,7 +62,7 @@ final class LagCommand extends ServiceCommand {
 
     @Override
     int run(Service service, PrintWriter out) {
-        TunnelReport report = TunnelReport.read(service, table, tunnel, clock.instant());
+        TunnelReport report = TunnelReport.read(service, table.name, tunnel.name, clock.instant());
         Format chosen = json ? Format.json : format;
         switch (chosen) {
             case json -> out.println(Json.print(document(report)));
@@ -74,9 +73,9 @@ final class LagCommand extends ServiceCommand {
         if (maxLag != null && max.isPresent() && max.get().compareTo(maxLag) > 0) {
             throw new CheckFailedException(
                     "Lag check failed: tunnel '"
-                            + tunnel
+                            + tunnel.name
                             + "' of table '"
-                            + table
+                            + table.name
                             + "' lags "
                             + Texts.duration(max.get())
                             + ", more than --max-lag "
@@ -102,8 +101,8 @@ final class LagCommand extends ServiceCommand {
 
     private JsonObject document(TunnelReport report) {
         JsonObject doc = Json.document("lag");
-        doc.addProperty("table", table);
-        doc.addProperty("tunnel", tunnel);
+        doc.addProperty("table", table.name);
+        doc.addProperty("tunnel", tunnel.name);
         doc.addProperty("tunnel_id", report.tunnel().tunnelId());
         doc.addProperty("read_at", report.now().toString());
         JsonArray channels = new JsonArray();
@@ -124,7 +123,7 @@ final class LagCommand extends ServiceCommand {
     }
 
     private void prometheus(PrintWriter out, TunnelReport report) {
-        String labels = "table=\"" + label(table) + "\",tunnel=\"" + label(tunnel) + "\"";
+        String labels = "table=\"" + label(table.name) + "\",tunnel=\"" + label(tunnel.name) + "\"";
         out.println(
                 "# HELP tablestore_cdc_channel_lag_seconds Time since the newest change read from"
                         + " the channel (0 when terminated).");

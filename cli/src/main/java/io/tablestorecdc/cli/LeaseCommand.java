@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -40,11 +41,9 @@ final class LeaseCommand implements Runnable {
             })
     static final class Release extends ServiceCommand {
 
-        @Option(names = "--table", required = true, description = "The data table.")
-        String table;
+        @Mixin TargetOptions.Table table;
 
-        @Option(names = "--tunnel", required = true, description = "The tunnel name.")
-        String tunnel;
+        @Mixin TargetOptions.Tunnel tunnel;
 
         @Option(
                 names = "--consumer",
@@ -63,12 +62,12 @@ final class LeaseCommand implements Runnable {
 
         @Override
         int run(Service service, PrintWriter out) {
-            String tunnelId = service.tunnels().describeTunnel(table, tunnel).tunnelId();
+            String tunnelId = service.tunnels().describeTunnel(table.name, tunnel.name).tunnelId();
             Optional<OwnerLease> owner = service.meta().owner(tunnelId);
             if (owner.isEmpty()) {
                 out.println(
                         "No consumer holds tunnel '"
-                                + tunnel
+                                + tunnel.name
                                 + "' ("
                                 + tunnelId
                                 + "); nothing to"
@@ -87,11 +86,11 @@ final class LeaseCommand implements Runnable {
             if (!service.meta().releaseOwnership(lease)) {
                 throw new CheckFailedException(
                         "The lease of tunnel '"
-                                + tunnel
+                                + tunnel.name
                                 + "' changed while it was being released (its holder renewed it,"
                                 + " or another consumer took it over). Run describe and try again.");
             }
-            out.println("Released the lease of tunnel '" + tunnel + "' (" + tunnelId + "):");
+            out.println("Released the lease of tunnel '" + tunnel.name + "' (" + tunnelId + "):");
             out.println("  held by:       " + Owners.describe(owner, now));
             out.println("  lease epoch:   " + lease.epoch());
             out.println("  tunnel client: " + client.orElse("-"));
@@ -105,7 +104,7 @@ final class LeaseCommand implements Runnable {
             if (!lease.consumerId().equals(consumer)) {
                 throw new CheckFailedException(
                         "Tunnel '"
-                                + tunnel
+                                + tunnel.name
                                 + "' is held by consumer '"
                                 + lease.consumerId()
                                 + "', not '"
@@ -120,7 +119,7 @@ final class LeaseCommand implements Runnable {
                     "Refused: consumer '"
                             + lease.consumerId()
                             + "' renewed its lease of tunnel '"
-                            + tunnel
+                            + tunnel.name
                             + "' "
                             + Texts.duration(ago.isNegative() ? Duration.ZERO : ago)
                             + " ago, so it is still running. Stop that query or job (a clean stop"

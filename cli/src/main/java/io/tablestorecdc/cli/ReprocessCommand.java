@@ -9,6 +9,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code reprocess --table T --from TIME --new-tunnel NAME [--with-base]}. */
@@ -23,8 +24,7 @@ import picocli.CommandLine.Option;
         })
 final class ReprocessCommand extends ServiceCommand {
 
-    @Option(names = "--table", required = true, description = "The data table.")
-    String table;
+    @Mixin TargetOptions.Table table;
 
     @Option(
             names = "--from",
@@ -61,7 +61,8 @@ final class ReprocessCommand extends ServiceCommand {
     @Override
     int run(Service service, PrintWriter out) {
         TunnelType type = withBase ? TunnelType.BASE_AND_STREAM : TunnelType.STREAM;
-        String id = service.tunnels().createTunnel(table, newTunnel, type, TunnelStart.at(from));
+        String id =
+                service.tunnels().createTunnel(table.name, newTunnel, type, TunnelStart.at(from));
         out.println(
                 "Created "
                         + (withBase ? "base-and-stream" : "stream")
@@ -70,19 +71,24 @@ final class ReprocessCommand extends ServiceCommand {
                         + "' ("
                         + id
                         + ") of table '"
-                        + table
+                        + table.name
                         + "', its stream starting at "
                         + from
                         + ".");
         out.println();
         out.println("Spark: start a new query with a new checkpoint location and");
-        out.println("  .option(\"table.name\", \"" + table + "\")");
+        out.println("  .option(\"table.name\", \"" + table.name + "\")");
         out.println("  .option(\"tunnel.name\", \"" + newTunnel + "\")");
         out.println("  .option(\"tunnel.create\", \"none\")");
         out.println("Flink: start the job without its checkpoint or savepoint, with");
-        out.println("  .setTableName(\"" + table + "\")");
+        out.println("  .setTableName(\"" + table.name + "\")");
         out.println("  .setTunnelName(\"" + newTunnel + "\")");
-        out.println("  (SQL: 'table.name' = '" + table + "', 'tunnel.name' = '" + newTunnel + "')");
+        out.println(
+                "  (SQL: 'table.name' = '"
+                        + table.name
+                        + "', 'tunnel.name' = '"
+                        + newTunnel
+                        + "')");
         out.println(
                 "Keep the other options (endpoint, instance, credentials, meta.table) as they"
                         + " were. Changes from "

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code tunnels --table T}: the table's tunnels and the consumer that owns each. */
@@ -23,8 +24,7 @@ import picocli.CommandLine.Option;
         })
 final class TunnelsCommand extends ServiceCommand {
 
-    @Option(names = "--table", required = true, description = "The data table.")
-    String table;
+    @Mixin TargetOptions.Table table;
 
     @Option(names = "--json", description = "Print the tablestore-cdc.tunnels JSON document.")
     boolean json;
@@ -36,7 +36,7 @@ final class TunnelsCommand extends ServiceCommand {
     @Override
     int run(Service service, PrintWriter out) {
         Instant now = clock.instant();
-        List<TunnelDescription> tunnels = service.tunnels().listTunnels(table);
+        List<TunnelDescription> tunnels = service.tunnels().listTunnels(table.name);
         List<Optional<OwnerLease>> owners = new ArrayList<>();
         for (TunnelDescription t : tunnels) {
             owners.add(service.meta().owner(t.tunnelId()));
@@ -57,7 +57,7 @@ final class TunnelsCommand extends ServiceCommand {
         if (tunnels.isEmpty()) {
             out.println(
                     "Table '"
-                            + table
+                            + table.name
                             + "' has no tunnels (check the table name and --instance if you"
                             + " expected some).");
             return;
@@ -86,7 +86,7 @@ final class TunnelsCommand extends ServiceCommand {
     private JsonObject document(
             List<TunnelDescription> tunnels, List<Optional<OwnerLease>> owners, Instant now) {
         JsonObject doc = Json.document("tunnels");
-        doc.addProperty("table", table);
+        doc.addProperty("table", table.name);
         doc.addProperty("meta_table", connection.metaTable);
         JsonArray array = new JsonArray();
         for (int i = 0; i < tunnels.size(); i++) {

@@ -6,19 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
+import io.tablestorecdc.emulator.testkit.LogCapture;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.config.Configuration;
-import org.apache.logging.log4j.core.config.Configurator;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
@@ -34,33 +30,17 @@ class OwnershipAndSecretsITCase {
 
     static final Duration TIMEOUT = Duration.ofSeconds(30);
     static CdcTestBed bed;
-    static StringWriter logs = new StringWriter();
-    static WriterAppender appender;
+    static LogCapture logs;
 
     @BeforeAll
     static void start() {
         bed = new CdcTestBed();
-        LoggerContext context = (LoggerContext) LogManager.getContext(false);
-        Configuration config = context.getConfiguration();
-        appender =
-                WriterAppender.newBuilder()
-                        .setName("capture")
-                        .setTarget(logs)
-                        .setLayout(PatternLayout.newBuilder().withPattern("%p %c %m %ex%n").build())
-                        .build();
-        appender.start();
-        config.getRootLogger().addAppender(appender, Level.ALL, null);
-        context.updateLoggers();
-        Configurator.setRootLevel(Level.DEBUG);
+        logs = LogCapture.start(Map.of("", Level.DEBUG)); // every logger at DEBUG
     }
 
     @AfterAll
     static void stop() {
-        Configurator.setRootLevel(Level.INFO);
-        LoggerContext context = (LoggerContext) LogManager.getContext(false);
-        context.getConfiguration().getRootLogger().removeAppender("capture");
-        context.updateLoggers();
-        appender.stop();
+        logs.close();
         bed.close();
     }
 
@@ -93,9 +73,7 @@ class OwnershipAndSecretsITCase {
                 .doesNotContain(CdcTestBed.SECRET);
         assertThat(stackTrace(refused)).doesNotContain(CdcTestBed.SECRET);
         assertThat(df.queryExecution().toString()).doesNotContain(CdcTestBed.SECRET);
-        assertThat(logs.toString())
-                .contains("tablestore-cdc source")
-                .doesNotContain(CdcTestBed.SECRET);
+        assertThat(logs.text()).contains("tablestore-cdc source").doesNotContain(CdcTestBed.SECRET);
     }
 
     @Test

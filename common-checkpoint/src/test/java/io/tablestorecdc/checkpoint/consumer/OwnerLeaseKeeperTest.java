@@ -7,8 +7,8 @@ import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
-import io.tablestorecdc.checkpoint.tunnel.FakeTunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.emulator.testkit.ManualClock;
 import java.util.concurrent.atomic.AtomicLong;
@@ -92,14 +92,14 @@ class OwnerLeaseKeeperTest {
 
     @Test
     void thePredecessorsRecordedClientIsShutDown() {
-        FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
+        FakeTunnelService server = FakeTunnelService.streamTunnel();
         OwnerLeaseKeeper first = keeper("query-1");
         first.recordClient(new TunnelClientId("tunnel", "client-old"));
         first.release();
 
         keeper("query-1").shutDownPredecessorClient(server);
 
-        assertThat(server.calls()).contains("shutdown");
+        assertThat(server.requests().calls()).contains("shutdown");
     }
 
     private OwnerLeaseKeeper keeper(String consumerId) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.TunnelType;
-import io.tablestorecdc.checkpoint.tunnel.FakeTunnelProxy;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** One set of refusals, worded in each engine's terms. */
 class TunnelOpenerTest {
 
-    private final FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
+    private final FakeTunnelService server = FakeTunnelService.streamTunnel();
 
     @Test
     void aMissingTunnelNamesTheOptionThatCreatesIt() {
@@ -36,7 +36,7 @@ class TunnelOpenerTest {
                 opener(Engine.FLINK, Optional.of(TunnelType.STREAM)).open(server, Optional.empty());
 
         assertThat(tunnel.tunnelId()).isEqualTo("tunnel-t");
-        assertThat(server.calls()).contains("createTunnel");
+        assertThat(server.requests().calls()).contains("createTunnel");
     }
 
     @Test

@@ -16,6 +16,7 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,10 +48,7 @@ class LineagePropertiesTest {
     void everyChannelIsReadExactlyOnceFromItsStart(@ForAll("schedules") List<Step> steps) {
         LineageSimulation sim = simulate(TunnelType.STREAM, steps);
 
-        sim.server
-                .channels()
-                .values()
-                .forEach(c -> assertThat(readsOf(sim, c.id)).as(c.id).isEqualTo(c.length));
+        assertEveryChannelReadWhole(sim);
     }
 
     @Property(tries = 300)
@@ -92,7 +90,7 @@ class LineagePropertiesTest {
                     .containsAll(sim.committedHistory.get(i - 1).channels().keySet());
         }
         BatchSnapshot last = sim.committed().orElseThrow();
-        assertThat(last.channels().keySet()).containsAll(sim.server.channels().keySet());
+        assertThat(last.channels().keySet()).containsAll(sim.server.channelIds());
     }
 
     @Property(tries = 200)
@@ -101,25 +99,22 @@ class LineagePropertiesTest {
         LineageSimulation sim = simulate(TunnelType.BASE_AND_STREAM, steps);
 
         assertThat(sim.violations).isEmpty();
-        sim.server
-                .channels()
-                .values()
-                .forEach(c -> assertThat(readsOf(sim, c.id)).as(c.id).isEqualTo(c.length));
+        assertEveryChannelReadWhole(sim);
     }
 
     @Example
     void splitChildrenOpenOnlyAfterTheParentsFinishIsCommittedAndPushed() {
         LineageSimulation sim = new LineageSimulation(TunnelType.STREAM, 0, 1);
         sim.run(List.of(new Append(0, 2), new Split(0), new Batch(5, Outcome.CRASH_BEFORE_COMMIT)));
-        assertThat(sim.server.channels().get("c0").status).isEqualTo(ServerChannelStatus.WAIT);
+        assertThat(sim.server.channel("c0").status()).isEqualTo(ServerChannelStatus.WAIT);
 
         sim.apply(new Batch(5, Outcome.COMMIT_THEN_CRASH));
         assertThat(sim.committed().orElseThrow().channels().get("s0").isFinished()).isTrue();
-        assertThat(sim.server.channels().get("c0").status).isEqualTo(ServerChannelStatus.WAIT);
+        assertThat(sim.server.channel("c0").status()).isEqualTo(ServerChannelStatus.WAIT);
 
         // Case 10: after the restart the lost push is made again, and only then do children open.
         sim.run(List.of(new Batch(5, Outcome.COMMIT_AND_PUSH), new Append(0, 3)));
-        assertThat(sim.server.channels().get("c0").status).isEqualTo(ServerChannelStatus.OPEN);
+        assertThat(sim.server.channel("c0").status()).isEqualTo(ServerChannelStatus.OPEN);
         sim.apply(new Batch(5, Outcome.COMMIT_AND_PUSH));
 
         assertThat(sim.committedReads)
@@ -141,13 +136,12 @@ class LineagePropertiesTest {
                         new Merge(0),
                         new Batch(1, Outcome.COMMIT_AND_PUSH)));
         // s0 finished and was pushed; s1 still has records: the merged child stays WAIT.
-        assertThat(sim.server.channels().get("s0").status)
-                .isEqualTo(ServerChannelStatus.TERMINATED);
-        assertThat(sim.server.channels().get("c0").status).isEqualTo(ServerChannelStatus.WAIT);
+        assertThat(sim.server.channel("s0").status()).isEqualTo(ServerChannelStatus.TERMINATED);
+        assertThat(sim.server.channel("c0").status()).isEqualTo(ServerChannelStatus.WAIT);
 
         sim.drain();
 
-        assertThat(sim.server.channels().get("c0").status).isEqualTo(ServerChannelStatus.OPEN);
+        assertThat(sim.server.channel("c0").status()).isEqualTo(ServerChannelStatus.OPEN);
         assertThat(readsOf(sim, "s1")).isEqualTo(4);
         assertThat(sim.violations).isEmpty();
     }
@@ -158,6 +152,12 @@ class LineagePropertiesTest {
         sim.run(steps);
         sim.drain();
         return sim;
+    }
+
+    private static void assertEveryChannelReadWhole(LineageSimulation sim) {
+        for (String id : sim.server.channelIds()) {
+            assertThat(readsOf(sim, id)).as(id).isEqualTo(sim.server.channel(id).records().size());
+        }
     }
 
     /**
@@ -180,7 +180,7 @@ class LineagePropertiesTest {
     }
 
     private static int offset(ChannelPosition position) {
-        return position.isFinished() ? Integer.MAX_VALUE : FakeTunnelServer.offsetOf(position);
+        return position.isFinished() ? Integer.MAX_VALUE : FakeTunnelService.offsetOf(position);
     }
 
     @Provide

@@ -8,6 +8,10 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeChannel;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
+import io.tablestorecdc.checkpoint.tunnel.ReadResult;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +21,12 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Drives merger, gate and commit plan against {@link FakeTunnelServer} the way a connector does,
+ * Drives merger, gate and commit plan against {@link FakeTunnelService} the way a connector does,
  * through random schedules of reads, commits, crashes, splits and merges, and records what a
- * property must never see.
+ * property must never see. Records are numbered from 0 per channel.
+ *
+ * <p>Like a lagging server, the fake opens stream roots at once even in a BaseAndStream tunnel, so
+ * the client's own stage gate is what keeps them unread until base data is finished.
  */
 final class LineageSimulation {
 
@@ -54,8 +61,11 @@ final class LineageSimulation {
     record CommittedRead(String channelId, int from, int to) {}
 
     private static final String TUNNEL = "sim-tunnel";
+    private static final int BASE_LENGTH = 3;
 
-    final FakeTunnelServer server;
+    final FakeTunnelService server;
+    private final TunnelClientId client;
+    private int nextChild;
     private final TunnelType tunnelType;
     private final CheckpointMerger merger;
     private final AtomicLong nanos = new AtomicLong();
@@ -70,7 +80,16 @@ final class LineageSimulation {
 
     LineageSimulation(TunnelType tunnelType, int baseChannels, int streamRoots) {
         this.tunnelType = tunnelType;
-        this.server = new FakeTunnelServer(baseChannels, 3, streamRoots);
+        this.server = new FakeTunnelService("table", TUNNEL, "tunnel-" + TUNNEL, tunnelType);
+        for (int i = 0; i < baseChannels; i++) {
+            server.channel("base" + i, ChannelType.BASE_DATA)
+                    .appendRecords("base" + i, BASE_LENGTH)
+                    .seal("base" + i);
+        }
+        for (int i = 0; i < streamRoots; i++) {
+            server.channel("s" + i, ChannelType.STREAM);
+        }
+        this.client = server.connect("tunnel-" + TUNNEL, "simulation", Duration.ofMinutes(1));
         this.merger =
                 new CheckpointMerger(
                         TUNNEL, tunnelType, Optional.empty(), VanishedChannelPolicy.FAIL);
@@ -78,7 +97,10 @@ final class LineageSimulation {
     }
 
     private ChannelListCache freshCache() {
-        return new ChannelListCache(server::listing, Duration.ofSeconds(5), nanos::get);
+        return new ChannelListCache(
+                () -> server.describeTunnel("table", TUNNEL).channels(),
+                Duration.ofSeconds(5),
+                nanos::get);
     }
 
     Optional<BatchSnapshot> committed() {
@@ -94,19 +116,31 @@ final class LineageSimulation {
     }
 
     void apply(Step step) {
-        if (step instanceof Append a) {
-            server.append(a.pick(), a.records());
-        } else if (step instanceof Split split) {
-            server.split(split.pick());
-        } else if (step instanceof Merge m) {
-            server.merge(m.pick());
+        List<String> active = activeStreams();
+        int pick = step instanceof Append a ? a.pick() : step instanceof Split p ? p.pick() : 0;
+        String picked = active.isEmpty() ? null : active.get(pick % active.size());
+        if (step instanceof Append a && picked != null) {
+            server.appendRecords(picked, a.records());
+        } else if (step instanceof Split && picked != null) {
+            server.split(picked, "c" + nextChild++, "c" + nextChild++);
+        } else if (step instanceof Merge m && active.size() >= 2) {
+            int i = (m.pick() % active.size()) % (active.size() - 1);
+            server.merge("c" + nextChild++, active.get(i), active.get(i + 1));
         } else if (step instanceof Tick t) {
             nanos.addAndGet(Duration.ofSeconds(t.seconds()).toNanos());
         } else if (step instanceof Purge) {
-            server.purge();
+            server.forgetFinished();
         } else if (step instanceof Batch b) {
             batch(b.rowCap(), b.outcome());
         }
+    }
+
+    /** Stream channels that may still get records, in the order the server added them. */
+    private List<String> activeStreams() {
+        return server.channelIds().stream()
+                .filter(id -> server.channel(id).type() == ChannelType.STREAM)
+                .filter(id -> !server.channel(id).sealed())
+                .toList();
     }
 
     /** Runs committed, pushed batches with a fresh listing until nothing is left to read. */
@@ -123,16 +157,22 @@ final class LineageSimulation {
 
     /** Returns true if the batch read or pushed anything. */
     private boolean batch(int rowCap, Outcome outcome) {
-        MergeResult plan = merger.merge(committed(), cache.channels(), server::checkpointOf);
+        MergeResult plan =
+                merger.merge(
+                        committed(),
+                        cache.channels(),
+                        id -> server.checkpointOf(id).map(ChannelPosition::at));
         checkReadable(plan);
         Map<String, ChannelCheckpoint> next = new TreeMap<>(plan.entries());
         List<CommittedRead> reads = new ArrayList<>();
         for (ChannelCheckpoint start : plan.readableEntries()) {
-            FakeTunnelServer.Read read = server.read(start.channelId(), start.position(), rowCap);
-            reads.add(new CommittedRead(read.channelId(), read.from(), read.to()));
-            next.put(
-                    start.channelId(),
-                    start.advancedTo(read.next(), read.to() - read.from(), SequenceInfo.NONE));
+            server.batchSize(rowCap);
+            ReadResult read =
+                    server.readRecords(client, start.channelId(), start.position().token());
+            int from = FakeTunnelService.offsetOf(start.position());
+            int count = read.page().size();
+            reads.add(new CommittedRead(start.channelId(), from, from + count));
+            next.put(start.channelId(), start.advancedTo(read.next(), count, SequenceInfo.NONE));
         }
         if (outcome == Outcome.CRASH_BEFORE_COMMIT) {
             crash();
@@ -154,16 +194,20 @@ final class LineageSimulation {
     private boolean push() {
         BatchSnapshot committed = committed().orElseThrow();
         ServerCommitPlan plan = ServerCommitPlan.forCommitted(committed, pushed);
-        plan.positions().forEach(server::checkpoint);
+        plan.positions().forEach(this::pushToServer);
         for (String id : plan.finishes()) {
             if (!committed.channels().get(id).isFinished()) {
                 violations.add("finished pushed for " + id + " before a commit finished it");
             }
-            server.checkpoint(id, ChannelPosition.finished());
+            pushToServer(id, ChannelPosition.finished());
             cache.markFinished(id);
         }
         pushed = plan.pushedAfter(pushed);
         return !plan.finishes().isEmpty();
+    }
+
+    private void pushToServer(String channelId, ChannelPosition position) {
+        server.checkpoint(client, channelId, position, server.channel(channelId).sequence() + 1);
     }
 
     /** Everything in memory is lost; the meta table (committed history) and server remain. */
@@ -177,8 +221,8 @@ final class LineageSimulation {
         Map<String, ChannelCheckpoint> durable =
                 committed().map(BatchSnapshot::channels).orElse(Map.of());
         for (String id : plan.readable()) {
-            FakeTunnelServer.Channel channel = server.channels().get(id);
-            for (String parent : channel.parents) {
+            FakeChannel channel = server.channel(id);
+            for (String parent : channel.parents()) {
                 ChannelCheckpoint p = durable.get(parent);
                 if (p == null || !p.isFinished()) {
                     violations.add(id + " readable before its parent " + parent + " is finished");
@@ -187,17 +231,17 @@ final class LineageSimulation {
             if (durable.containsKey(id) && durable.get(id).isFinished()) {
                 violations.add("tombstone " + id + " readable again");
             }
-            if (tunnelType == TunnelType.BASE_AND_STREAM && channel.type == ChannelType.STREAM) {
+            if (tunnelType == TunnelType.BASE_AND_STREAM && channel.type() == ChannelType.STREAM) {
                 checkBaseFinished(id, durable);
             }
         }
     }
 
     private void checkBaseFinished(String streamId, Map<String, ChannelCheckpoint> durable) {
-        for (FakeTunnelServer.Channel c : server.channels().values()) {
-            if (c.type == ChannelType.BASE_DATA
-                    && !(durable.containsKey(c.id) && durable.get(c.id).isFinished())) {
-                violations.add(streamId + " readable before base channel " + c.id + " finished");
+        for (String id : server.channelIds()) {
+            if (server.channel(id).type() == ChannelType.BASE_DATA
+                    && !(durable.containsKey(id) && durable.get(id).isFinished())) {
+                violations.add(streamId + " readable before base channel " + id + " finished");
             }
         }
     }

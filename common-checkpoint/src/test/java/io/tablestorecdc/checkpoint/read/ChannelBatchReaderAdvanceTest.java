@@ -1,7 +1,5 @@
 package io.tablestorecdc.checkpoint.read;
 
-import static io.tablestorecdc.checkpoint.read.ChannelLogProxy.CHANNEL;
-import static io.tablestorecdc.checkpoint.read.ChannelLogProxy.tokenAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,6 +12,7 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class ChannelBatchReaderAdvanceTest {
 
     private static final TunnelClientId CLIENT = new TunnelClientId("tunnel-1", "client-1");
+    private static final String CHANNEL = "channel-1";
     private static final int LOG_SIZE = 60;
 
     @Test
@@ -40,8 +40,8 @@ class ChannelBatchReaderAdvanceTest {
             int skip = (int) (seed % 4) * 5;
             long cap = 1 + seed % 17 + (seed % 3 == 0 ? 100 : 0);
             ChannelCheckpoint start = startAt(tokenOffset, skip);
-            ChannelLogProxy byNext = logOf(seed, 6, LOG_SIZE, finished);
-            ChannelLogProxy byAdvance = logOf(seed, 6, LOG_SIZE, finished);
+            FakeTunnelService byNext = logOf(seed, 6, LOG_SIZE, finished);
+            FakeTunnelService byAdvance = logOf(seed, 6, LOG_SIZE, finished);
 
             ChannelBatchReader nextReader = firstRead(byNext, start, cap);
             ChannelBatchReader advanceReader = firstRead(byAdvance, start, cap);
@@ -61,17 +61,20 @@ class ChannelBatchReaderAdvanceTest {
             int first = tokenOffset + skip;
             assertThat(delivered)
                     .as(what)
-                    .isEqualTo(byNext.log().subList(first, first + delivered.size()));
+                    .isEqualTo(
+                            byNext.channel(CHANNEL)
+                                    .records()
+                                    .subList(first, first + delivered.size()));
             assertThat(advanceReader.delivered()).as(what).isEqualTo(nextReader.delivered());
             assertThat(advancePositions).as(what).isEqualTo(nextPositions);
             assertThat(advanceReader.position()).as(what).isEqualTo(nextReader.position());
             assertThat(advanceReader.endCheckpoint())
                     .as(what)
                     .isEqualTo(nextReader.endCheckpoint());
-            assertThat(byAdvance.reads()).as(what).isEqualTo(byNext.reads());
-            assertThat(byAdvance.converted()).as(what).isEmpty();
-            assertThat(byAdvance.visited()).as(what).isEmpty();
-            assertThat(byNext.converted())
+            assertThat(byAdvance.requests().reads()).as(what).isEqualTo(byNext.requests().reads());
+            assertThat(byAdvance.channel(CHANNEL).converted()).as(what).isEmpty();
+            assertThat(byAdvance.channel(CHANNEL).visited()).as(what).isEmpty();
+            assertThat(byNext.channel(CHANNEL).converted())
                     .as(what + ": next() converts each delivered record once, nothing else")
                     .isEqualTo(offsets(first, delivered.size()));
             if (nextReader.endCheckpoint().position().skip() > 0) {
@@ -85,11 +88,11 @@ class ChannelBatchReaderAdvanceTest {
     void aReplayByAdvanceCountsTheFirstRunsRecordsWithoutConverting() {
         for (long seed = 0; seed < 30; seed++) {
             ChannelCheckpoint start = startAt(2, (int) (seed % 7));
-            ChannelLogProxy firstServer = logOf(seed, 5, LOG_SIZE, false);
+            FakeTunnelService firstServer = logOf(seed, 5, LOG_SIZE, false);
             ChannelBatchReader first = firstRead(firstServer, start, 3 + seed % 11);
             while (first.advance()) {}
 
-            ChannelLogProxy laterServer = logOf(seed + 500, 9, LOG_SIZE, false);
+            FakeTunnelService laterServer = logOf(seed + 500, 9, LOG_SIZE, false);
             ChannelBatchReader replay =
                     ChannelBatchReader.replay(
                             laterServer,
@@ -102,15 +105,15 @@ class ChannelBatchReaderAdvanceTest {
             assertThat(replay.delivered()).as("seed %d", seed).isEqualTo(first.delivered());
             assertThat(replay.endCheckpoint().lastSequence())
                     .isEqualTo(first.endCheckpoint().lastSequence());
-            assertThat(laterServer.converted()).isEmpty();
-            assertThat(firstServer.converted()).isEmpty();
+            assertThat(laterServer.channel(CHANNEL).converted()).isEmpty();
+            assertThat(firstServer.channel(CHANNEL).converted()).isEmpty();
         }
     }
 
     @Test
     void recordsSkippedAtTheStartOfAPageAreNeverConverted() {
         // Responses of at most 4 records: the first ones are skipped whole, one partly.
-        ChannelLogProxy server = logOf(11, 4, LOG_SIZE, true);
+        FakeTunnelService server = logOf(11, 4, LOG_SIZE, true);
         ChannelBatchReader reader = firstRead(server, startAt(0, 10), 5);
 
         List<ChangeRecord> delivered = new ArrayList<>();
@@ -118,14 +121,14 @@ class ChannelBatchReaderAdvanceTest {
             delivered.add(reader.current());
         }
 
-        assertThat(delivered).isEqualTo(server.log().subList(10, 15));
-        assertThat(server.converted()).containsExactly(10, 11, 12, 13, 14);
-        assertThat(server.reads()).isGreaterThan(1);
+        assertThat(delivered).isEqualTo(server.channel(CHANNEL).records().subList(10, 15));
+        assertThat(server.channel(CHANNEL).converted()).containsExactly(10, 11, 12, 13, 14);
+        assertThat(server.requests().reads()).hasSizeGreaterThan(1);
     }
 
     @Test
     void currentConvertsExactlyTheCurrentRecordEachTimeItIsAsked() {
-        ChannelLogProxy server = logOf(12, 3, LOG_SIZE, false);
+        FakeTunnelService server = logOf(12, 3, LOG_SIZE, false);
         ChannelBatchReader reader = firstRead(server, startAt(3, 4), 8);
         List<Integer> expected = new ArrayList<>();
 
@@ -134,11 +137,11 @@ class ChannelBatchReaderAdvanceTest {
             if (offset % 2 == 0) {
                 continue; // counted, never looked at
             }
-            assertThat(reader.current()).isEqualTo(server.log().get(offset));
-            assertThat(reader.current()).isEqualTo(server.log().get(offset));
+            assertThat(reader.current()).isEqualTo(server.channel(CHANNEL).records().get(offset));
+            assertThat(reader.current()).isEqualTo(server.channel(CHANNEL).records().get(offset));
             expected.add(offset);
             expected.add(offset);
-            assertThat(server.converted()).isEqualTo(expected);
+            assertThat(server.channel(CHANNEL).converted()).isEqualTo(expected);
         }
         assertThat(reader.advance()).isFalse();
         assertThat(reader.delivered()).isEqualTo(8);
@@ -146,7 +149,7 @@ class ChannelBatchReaderAdvanceTest {
 
     @Test
     void visitCurrentPassesExactlyTheCurrentRecordWithoutConvertingIt() {
-        ChannelLogProxy server = logOf(13, 3, LOG_SIZE, false);
+        FakeTunnelService server = logOf(13, 3, LOG_SIZE, false);
         ChannelBatchReader reader = firstRead(server, startAt(0, 5), 6);
         KeyRecorder keys = new KeyRecorder();
 
@@ -158,15 +161,15 @@ class ChannelBatchReaderAdvanceTest {
         assertThat(keys.sequences)
                 .containsExactly(
                         IntStream.rangeClosed(5, 10)
-                                .mapToObj(n -> new SequenceInfo(0, 1_000L + n, 0))
+                                .mapToObj(n -> new SequenceInfo(1, 1_000_000L + n * 1000L, n))
                                 .toArray(SequenceInfo[]::new));
-        assertThat(server.visited()).containsExactly(5, 6, 7, 8, 9, 10);
-        assertThat(server.converted()).isEmpty();
+        assertThat(server.channel(CHANNEL).visited()).containsExactly(5, 6, 7, 8, 9, 10);
+        assertThat(server.channel(CHANNEL).converted()).isEmpty();
     }
 
     @Test
     void currentBeforeAnyAdvanceIsAnError() {
-        ChannelLogProxy server = logOf(14, 3, LOG_SIZE, false);
+        FakeTunnelService server = logOf(14, 3, LOG_SIZE, false);
         ChannelBatchReader reader = firstRead(server, startAt(0, 4), 10);
 
         assertThatThrownBy(reader::current)
@@ -175,13 +178,13 @@ class ChannelBatchReaderAdvanceTest {
         assertThatThrownBy(() -> reader.visitCurrent(new KeyRecorder()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("advance()");
-        assertThat(server.converted()).isEmpty();
-        assertThat(server.visited()).isEmpty();
+        assertThat(server.channel(CHANNEL).converted()).isEmpty();
+        assertThat(server.channel(CHANNEL).visited()).isEmpty();
     }
 
     @Test
     void currentOfAChannelThatDeliveredNothingIsAnError() {
-        ChannelLogProxy server = logOf(15, 3, 0, false);
+        FakeTunnelService server = logOf(15, 3, 0, false);
         ChannelBatchReader reader = firstRead(server, startAt(0, 0), 10);
 
         assertThat(reader.advance()).isFalse();
@@ -190,11 +193,13 @@ class ChannelBatchReaderAdvanceTest {
 
     private static ChannelCheckpoint startAt(int tokenOffset, int skip) {
         return ChannelCheckpoint.adopted(
-                CHANNEL, ChannelType.STREAM, ChannelPosition.at(tokenAt(tokenOffset), skip));
+                CHANNEL,
+                ChannelType.STREAM,
+                ChannelPosition.at(FakeTunnelService.token(CHANNEL, tokenOffset), skip));
     }
 
     private static ChannelBatchReader firstRead(
-            ChannelLogProxy server, ChannelCheckpoint start, long maxRecords) {
+            FakeTunnelService server, ChannelCheckpoint start, long maxRecords) {
         return ChannelBatchReader.firstRead(
                 server,
                 CLIENT,
@@ -227,8 +232,15 @@ class ChannelBatchReaderAdvanceTest {
                 int index, String name, ColumnOperation operation, Cell value, long timestamp) {}
     }
 
-    private static ChannelLogProxy logOf(long seed, int maxBatch, int size, boolean finished) {
-        ChannelLogProxy log = new ChannelLogProxy(seed, maxBatch).append(size);
-        return finished ? log.finish() : log;
+    private static FakeTunnelService logOf(long seed, int maxBatch, int size, boolean finished) {
+        FakeTunnelService log = logOf(seed, maxBatch, size);
+        return finished ? log.seal(CHANNEL) : log;
+    }
+
+    /** One stream channel of {@code size} records, answered in seeded random batches. */
+    private static FakeTunnelService logOf(long seed, int maxBatch, int size) {
+        return FakeTunnelService.oneStreamChannel(CLIENT.tunnelId(), CHANNEL)
+                .randomBatches(seed, maxBatch)
+                .appendRecords(CHANNEL, size);
     }
 }

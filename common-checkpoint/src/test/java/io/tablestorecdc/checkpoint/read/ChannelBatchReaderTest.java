@@ -1,6 +1,5 @@
 package io.tablestorecdc.checkpoint.read;
 
-import static io.tablestorecdc.checkpoint.read.ChannelLogProxy.CHANNEL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +8,7 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,13 +20,14 @@ import org.junit.jupiter.api.Test;
 class ChannelBatchReaderTest {
 
     private static final TunnelClientId CLIENT = new TunnelClientId("tunnel-1", "client-1");
+    private static final String CHANNEL = "channel-1";
     private static final Duration LONG = Duration.ofHours(1);
     private final AtomicLong nanos = new AtomicLong();
 
     @Test
     void consecutiveBatchesDeliverEveryRecordOnceWhateverTheBatching() {
         for (long seed = 0; seed < 50; seed++) {
-            ChannelLogProxy server = new ChannelLogProxy(seed, 7).append(200).finish();
+            FakeTunnelService server = logOf(seed, 7, 200).seal(CHANNEL);
             List<ChangeRecord> seen = new ArrayList<>();
             ChannelCheckpoint at = adoptedAtStart();
             while (!at.isFinished()) {
@@ -34,19 +35,19 @@ class ChannelBatchReaderTest {
                 seen.addAll(drain(reader));
                 at = reader.endCheckpoint();
             }
-            assertThat(seen).as("seed %d", seed).isEqualTo(server.log());
+            assertThat(seen).as("seed %d", seed).isEqualTo(server.channel(CHANNEL).records());
         }
     }
 
     @Test
     void replayDeliversExactlyTheFirstRunsRecordsEvenAfterMoreArrivedAndBatchingChanged() {
         for (long seed = 0; seed < 50; seed++) {
-            ChannelLogProxy firstServer = new ChannelLogProxy(seed, 9).append(40);
+            FakeTunnelService firstServer = logOf(seed, 9, 40);
             ChannelCheckpoint start = firstBatchEnd(firstServer, 5);
             ChannelBatchReader first = firstRead(firstServer, start, 17);
             List<ChangeRecord> firstRun = drain(first);
 
-            ChannelLogProxy laterServer = new ChannelLogProxy(seed + 1000, 4).append(90);
+            FakeTunnelService laterServer = logOf(seed + 1000, 4, 90);
             ChannelBatchReader replay = replay(laterServer, start, first.endCheckpoint());
 
             assertThat(drain(replay)).as("seed %d", seed).isEqualTo(firstRun);
@@ -56,19 +57,19 @@ class ChannelBatchReaderTest {
 
     @Test
     void aBatchMayEndInsideAServerResponse() {
-        ChannelLogProxy server = new ChannelLogProxy(1, 1000).append(100);
+        FakeTunnelService server = logOf(1, 1000, 100);
         ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 30);
         assertThat(drain(reader)).hasSize(30);
 
         ChannelBatchReader next = firstRead(server, reader.endCheckpoint(), 1000);
         List<ChangeRecord> rest = drain(next);
 
-        assertThat(rest).isEqualTo(server.log().subList(30, 100));
+        assertThat(rest).isEqualTo(server.channel(CHANNEL).records().subList(30, 100));
     }
 
     @Test
     void endCheckpointRecordsCountSequenceAndLifecycle() {
-        ChannelLogProxy server = new ChannelLogProxy(3, 10).append(25);
+        FakeTunnelService server = logOf(3, 10, 25);
         ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 12);
         drain(reader);
 
@@ -76,13 +77,14 @@ class ChannelBatchReaderTest {
 
         assertThat(end.batchRecords()).isEqualTo(12);
         assertThat(end.lifecycle()).isEqualTo(ChannelLifecycle.READING);
-        assertThat(end.lastSequence().timestampMicros()).isEqualTo(1_011L);
-        assertThat(end.adoptedAt()).isEqualTo(ChannelPosition.at(ChannelLogProxy.tokenAt(0)));
+        assertThat(end.lastSequence().timestampMicros()).isEqualTo(1_011_000L);
+        assertThat(end.adoptedAt())
+                .isEqualTo(ChannelPosition.at(FakeTunnelService.token(CHANNEL, 0)));
     }
 
     @Test
     void readingThroughTheFinishedTokenFinishesTheChannel() {
-        ChannelLogProxy server = new ChannelLogProxy(4, 10).append(15).finish();
+        FakeTunnelService server = logOf(4, 10, 15).seal(CHANNEL);
         ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 1000);
 
         assertThat(drain(reader)).hasSize(15);
@@ -92,48 +94,49 @@ class ChannelBatchReaderTest {
 
     @Test
     void aFinishedChannelIsNeverReadAgain() {
-        ChannelLogProxy server = new ChannelLogProxy(5, 10).append(3);
+        FakeTunnelService server = logOf(5, 10, 3);
         ChannelCheckpoint tombstone =
                 ChannelCheckpoint.adopted(CHANNEL, ChannelType.STREAM, ChannelPosition.finished());
 
         assertThat(drain(firstRead(server, tombstone, 10))).isEmpty();
-        assertThat(server.reads()).isZero();
+        assertThat(server.requests().reads()).isEmpty();
     }
 
     @Test
     void aFirstReadStopsWhenTheServerHasNothingMore() {
-        ChannelLogProxy server = new ChannelLogProxy(6, 1000).append(8);
+        FakeTunnelService server = logOf(6, 1000, 8);
         ChannelBatchReader reader = firstRead(server, adoptedAtStart(), 1000);
 
         assertThat(drain(reader)).hasSize(8);
-        assertThat(reader.position()).isEqualTo(ChannelPosition.at(ChannelLogProxy.tokenAt(8)));
+        assertThat(reader.position())
+                .isEqualTo(ChannelPosition.at(FakeTunnelService.token(CHANNEL, 8)));
     }
 
     @Test
     void aFirstReadStopsAfterItsTimeBudgetAndResumesWithoutLoss() {
-        ChannelLogProxy server = new ChannelLogProxy(7, 5).append(100);
-        server.onRead(() -> nanos.addAndGet(Duration.ofMillis(40).toNanos()));
+        FakeTunnelService server = logOf(7, 5, 100);
+        server.script().onRead(() -> nanos.addAndGet(Duration.ofMillis(40).toNanos()));
         ChannelReadLimit limit = new ChannelReadLimit(1000, Duration.ofMillis(100));
 
         ChannelBatchReader reader =
                 ChannelBatchReader.firstRead(server, CLIENT, adoptedAtStart(), limit, nanos::get);
         List<ChangeRecord> firstPart = drain(reader);
 
-        assertThat(server.reads()).isEqualTo(3);
+        assertThat(server.requests().reads()).hasSize(3);
         List<ChangeRecord> all = new ArrayList<>(firstPart);
         all.addAll(drain(firstRead(server, reader.endCheckpoint(), 1000)));
-        assertThat(all).isEqualTo(server.log());
+        assertThat(all).isEqualTo(server.channel(CHANNEL).records());
     }
 
     @Test
     void aStartPositionBeyondWholeResponsesKeepsItsSkipWhenTheBudgetRunsOut() {
-        ChannelLogProxy server = new ChannelLogProxy(8, 3).append(50);
-        server.onRead(() -> nanos.addAndGet(Duration.ofSeconds(1).toNanos()));
+        FakeTunnelService server = logOf(8, 3, 50);
+        server.script().onRead(() -> nanos.addAndGet(Duration.ofSeconds(1).toNanos()));
         ChannelCheckpoint start =
                 ChannelCheckpoint.adopted(
                         CHANNEL,
                         ChannelType.STREAM,
-                        ChannelPosition.at(ChannelLogProxy.tokenAt(0), 40));
+                        ChannelPosition.at(FakeTunnelService.token(CHANNEL, 0), 40));
         ChannelReadLimit limit = new ChannelReadLimit(1000, Duration.ofMillis(1));
 
         ChannelBatchReader reader =
@@ -143,16 +146,16 @@ class ChannelBatchReaderTest {
 
         List<ChangeRecord> all = new ArrayList<>(read);
         all.addAll(rest);
-        assertThat(all).isEqualTo(server.log().subList(40, 50));
+        assertThat(all).isEqualTo(server.channel(CHANNEL).records().subList(40, 50));
     }
 
     @Test
     void aReplayThatCannotReachTheRecordedCountFailsInsteadOfLosingRecords() {
-        ChannelLogProxy server = new ChannelLogProxy(9, 10).append(30);
+        FakeTunnelService server = logOf(9, 10, 30);
         ChannelBatchReader first = firstRead(server, adoptedAtStart(), 25);
         drain(first);
-        server.truncateTo(10);
-        server.finish();
+        server.truncate(CHANNEL, 10);
+        server.seal(CHANNEL);
 
         ChannelBatchReader replay = replay(server, adoptedAtStart(), first.endCheckpoint());
 
@@ -164,10 +167,10 @@ class ChannelBatchReaderTest {
 
     @Test
     void aReplayOfAStalledChannelGivesUpAfterBoundedEmptyReads() {
-        ChannelLogProxy server = new ChannelLogProxy(10, 10).append(30);
+        FakeTunnelService server = logOf(10, 10, 30);
         ChannelBatchReader first = firstRead(server, adoptedAtStart(), 25);
         drain(first);
-        server.truncateTo(5);
+        server.truncate(CHANNEL, 5);
 
         ChannelBatchReader replay = replay(server, adoptedAtStart(), first.endCheckpoint());
 
@@ -178,7 +181,7 @@ class ChannelBatchReaderTest {
 
     @Test
     void aReadWhoseBudgetEndsBeforeItsFirstRequestStaysWhereItStarted() {
-        ChannelLogProxy server = new ChannelLogProxy(2, 1000).append(100);
+        FakeTunnelService server = logOf(2, 1000, 100);
         ChannelCheckpoint start = firstBatchEnd(server, 30); // inside the first response
         ChannelBatchReader reader =
                 ChannelBatchReader.firstRead(
@@ -193,12 +196,12 @@ class ChannelBatchReaderTest {
         assertThat(reader.position()).isEqualTo(start.position());
         assertThat(drain(firstRead(server, reader.endCheckpoint(), 1000)))
                 .as("the next batch misses nothing")
-                .isEqualTo(server.log().subList(30, 100));
+                .isEqualTo(server.channel(CHANNEL).records().subList(30, 100));
     }
 
     @Test
     void aReplayOfABatchThatReadNothingEndsWhereItsFirstRunEnded() {
-        ChannelLogProxy server = new ChannelLogProxy(2, 1000).append(100);
+        FakeTunnelService server = logOf(2, 1000, 100);
         ChannelCheckpoint start = firstBatchEnd(server, 30);
         ChannelCheckpoint nothingRead = start.advancedTo(start.position(), 0, start.lastSequence());
 
@@ -210,22 +213,24 @@ class ChannelBatchReaderTest {
 
     private ChannelCheckpoint adoptedAtStart() {
         return ChannelCheckpoint.adopted(
-                CHANNEL, ChannelType.STREAM, ChannelPosition.at(ChannelLogProxy.tokenAt(0)));
+                CHANNEL,
+                ChannelType.STREAM,
+                ChannelPosition.at(FakeTunnelService.token(CHANNEL, 0)));
     }
 
-    private ChannelCheckpoint firstBatchEnd(ChannelLogProxy server, int records) {
+    private ChannelCheckpoint firstBatchEnd(FakeTunnelService server, int records) {
         ChannelBatchReader reader = firstRead(server, adoptedAtStart(), records);
         drain(reader);
         return reader.endCheckpoint();
     }
 
-    private ChannelBatchReader firstRead(ChannelLogProxy server, ChannelCheckpoint at, long max) {
+    private ChannelBatchReader firstRead(FakeTunnelService server, ChannelCheckpoint at, long max) {
         return ChannelBatchReader.firstRead(
                 server, CLIENT, at, new ChannelReadLimit(max, LONG), nanos::get);
     }
 
     private static ChannelBatchReader replay(
-            ChannelLogProxy server, ChannelCheckpoint start, ChannelCheckpoint end) {
+            FakeTunnelService server, ChannelCheckpoint start, ChannelCheckpoint end) {
         return ChannelBatchReader.replay(
                 server, CLIENT, start, end, ChannelBatchReader.IdleBackoff.NONE);
     }
@@ -236,5 +241,12 @@ class ChannelBatchReaderTest {
             out.add(r.get());
         }
         return out;
+    }
+
+    /** One stream channel of {@code size} records, answered in seeded random batches. */
+    private static FakeTunnelService logOf(long seed, int maxBatch, int size) {
+        return FakeTunnelService.oneStreamChannel(CLIENT.tunnelId(), CHANNEL)
+                .randomBatches(seed, maxBatch)
+                .appendRecords(CHANNEL, size);
     }
 }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
-import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
+import io.tablestorecdc.emulator.testkit.Await;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,10 +17,18 @@ import org.junit.jupiter.api.Test;
 
 class PageReadAheadTest {
 
-    private static final TunnelClientId CLIENT = new TunnelClientId("t", "c");
+    private static final TunnelClientId CLIENT = new TunnelClientId("tunnel-t", "c");
 
     private final ExecutorService thread = Executors.newSingleThreadExecutor();
-    private final PagesByToken server = new PagesByToken();
+
+    /** Channels a and b, one record per page: a read at {@code a@n} answers next {@code a@n+1}. */
+    private final FakeTunnelService server =
+            FakeTunnelService.oneStreamChannel(CLIENT.tunnelId(), "a")
+                    .channel("b", ChannelType.STREAM)
+                    .appendRecords("a", 5)
+                    .appendRecords("b", 5)
+                    .batchSize(1);
+
     private final PageReadAhead ahead = new PageReadAhead(server, thread);
 
     @AfterEach
@@ -28,88 +38,68 @@ class PageReadAheadTest {
 
     @Test
     void aPageRequestedAheadIsReadOnceAndTakenByTheReader() throws Exception {
-        ahead.request(CLIENT, "a", "t1");
-        server.awaitRequests(1);
+        ahead.request(CLIENT, "a", "a@1");
+        awaitRequests(1);
 
-        assertThat(ahead.read(CLIENT, "a", "t1").next()).isEqualTo(ChannelPosition.at("a/t1+"));
-        assertThat(server.requested).containsExactly("a/t1");
+        assertThat(ahead.read(CLIENT, "a", "a@1").next()).isEqualTo(ChannelPosition.at("a@2"));
+        assertThat(server.requests().readTokens()).containsExactly("a@1");
     }
 
     @Test
     void aReadOfAnotherPageIsSentAsUsualAndLeavesThePageAhead() throws Exception {
-        ahead.request(CLIENT, "b", "t0");
-        server.awaitRequests(1);
+        ahead.request(CLIENT, "b", "b@0");
+        awaitRequests(1);
 
-        assertThat(ahead.read(CLIENT, "a", "t0").next()).isEqualTo(ChannelPosition.at("a/t0+"));
-        assertThat(ahead.read(CLIENT, "b", "t0").next()).isEqualTo(ChannelPosition.at("b/t0+"));
-        assertThat(server.requested).containsExactlyInAnyOrder("b/t0", "a/t0");
+        assertThat(ahead.read(CLIENT, "a", "a@0").next()).isEqualTo(ChannelPosition.at("a@1"));
+        assertThat(ahead.read(CLIENT, "b", "b@0").next()).isEqualTo(ChannelPosition.at("b@1"));
+        assertThat(server.requests().readTokens()).containsExactlyInAnyOrder("b@0", "a@0");
     }
 
     @Test
     void askingForTheSamePageTwiceSendsOneRequest() throws Exception {
-        ahead.request(CLIENT, "a", "t1");
-        ahead.request(CLIENT, "a", "t1");
-        ahead.read(CLIENT, "a", "t1");
+        ahead.request(CLIENT, "a", "a@1");
+        ahead.request(CLIENT, "a", "a@1");
+        ahead.read(CLIENT, "a", "a@1");
 
-        assertThat(server.requested).containsExactly("a/t1");
+        assertThat(server.requests().readTokens()).containsExactly("a@1");
     }
 
     @Test
     void anotherRequestDropsThePageAheadAndItsPageIsReadAgainWhenAskedFor() throws Exception {
-        server.hold = new CountDownLatch(1);
-        ahead.request(CLIENT, "a", "t1");
-        ahead.request(CLIENT, "a", "t2");
-        server.hold.countDown();
+        CountDownLatch hold = new CountDownLatch(1);
+        server.script().onRead(() -> await(hold));
+        ahead.request(CLIENT, "a", "a@1");
+        ahead.request(CLIENT, "a", "a@2");
+        hold.countDown();
 
-        assertThat(ahead.read(CLIENT, "a", "t1").next()).isEqualTo(ChannelPosition.at("a/t1+"));
-        assertThat(ahead.read(CLIENT, "a", "t2").next()).isEqualTo(ChannelPosition.at("a/t2+"));
+        assertThat(ahead.read(CLIENT, "a", "a@1").next()).isEqualTo(ChannelPosition.at("a@2"));
+        assertThat(ahead.read(CLIENT, "a", "a@2").next()).isEqualTo(ChannelPosition.at("a@3"));
     }
 
     @Test
     void theErrorOfAPageReadAheadReachesTheReaderAsItIs() {
-        server.failing = "a/t1";
-        ahead.request(CLIENT, "a", "t1");
+        server.script()
+                .failReadsAt(
+                        "a@1", new TunnelException(TunnelException.Kind.INVALID, "a@1 refused"));
+        ahead.request(CLIENT, "a", "a@1");
 
-        assertThatThrownBy(() -> ahead.read(CLIENT, "a", "t1"))
+        assertThatThrownBy(() -> ahead.read(CLIENT, "a", "a@1"))
                 .isInstanceOf(TunnelException.class)
-                .hasMessageContaining("a/t1 refused");
+                .hasMessageContaining("a@1 refused");
     }
 
-    /** Answers page {@code t} of channel {@code c} with next token {@code c/t+}; logs requests. */
-    private static final class PagesByToken extends ForwardingTunnelProxy {
-        final ConcurrentLinkedQueue<String> requested = new ConcurrentLinkedQueue<>();
-        volatile String failing = "";
-        volatile CountDownLatch hold = new CountDownLatch(0);
+    private void awaitRequests(int n) {
+        Await.until(
+                n + " requests",
+                Duration.ofSeconds(30),
+                () -> server.requests().readTokens().size() >= n);
+    }
 
-        PagesByToken() {
-            super(FakeTunnelProxy.streamTunnel());
-        }
-
-        @Override
-        public ReadResult readRecords(TunnelClientId client, String channelId, String token) {
-            String page = channelId + "/" + token;
-            requested.add(page);
-            awaitHold();
-            if (page.equals(failing)) {
-                throw new TunnelException(TunnelException.Kind.INVALID, page + " refused");
-            }
-            return new ReadResult(List.of(), ChannelPosition.at(page + "+"), true, 0);
-        }
-
-        private void awaitHold() {
-            try {
-                assertThat(hold.await(30, TimeUnit.SECONDS)).isTrue();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        void awaitRequests(int n) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (requested.size() < n) {
-                assertThat(System.nanoTime()).as("%d requests in time", n).isLessThan(deadline);
-                Thread.sleep(1);
-            }
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

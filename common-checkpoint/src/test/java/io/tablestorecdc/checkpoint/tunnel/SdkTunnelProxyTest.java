@@ -51,7 +51,7 @@ class SdkTunnelProxyTest {
     private static final String SECRET = "Sup3rS3cret-KEY-0001";
     private static final String STS = "STS.Token-Recognisable-9999";
 
-    private final ScriptedTunnelClient sdk = new ScriptedTunnelClient();
+    private final ScriptedSdkTunnelClient sdk = new ScriptedSdkTunnelClient();
     private final TunnelMetrics metrics = new TunnelMetrics();
     private final SdkTunnelProxy proxy =
             new SdkTunnelProxy(

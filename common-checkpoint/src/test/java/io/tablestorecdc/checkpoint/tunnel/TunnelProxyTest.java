@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
 import org.junit.jupiter.api.Test;
 
 class TunnelProxyTest {
 
-    private final FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
+    private final FakeTunnelService server = FakeTunnelService.streamTunnel();
 
     @Test
     void describeOrCreateCreatesAMissingTunnel() {
@@ -20,27 +21,28 @@ class TunnelProxyTest {
                         "table", "t", TunnelType.STREAM, TunnelStart.latest());
 
         assertThat(d.tunnelId()).isEqualTo("tunnel-t");
-        assertThat(server.calls())
+        assertThat(server.requests().calls())
                 .containsExactly("describeTunnel", "createTunnel", "describeTunnel");
     }
 
     @Test
     void describeOrCreateUsesATunnelCreatedConcurrently() {
         // Another consumer creates the tunnel between our describe and our create.
-        server.failNext("describeTunnel", new TunnelException(Kind.NOT_FOUND, "not yet"));
+        server.script().failNext("describeTunnel", new TunnelException(Kind.NOT_FOUND, "not yet"));
 
         TunnelDescription d =
                 server.describeOrCreateTunnel(
                         "table", "t", TunnelType.STREAM, TunnelStart.latest());
 
         assertThat(d.tunnelId()).isEqualTo("tunnel-t");
-        assertThat(server.calls())
+        assertThat(server.requests().calls())
                 .containsExactly("describeTunnel", "createTunnel", "describeTunnel");
     }
 
     @Test
     void describeOrCreatePassesOtherErrorsOn() {
-        server.failNext("describeTunnel", new TunnelException(Kind.ACCESS_DENIED, "denied"));
+        server.script()
+                .failNext("describeTunnel", new TunnelException(Kind.ACCESS_DENIED, "denied"));
 
         assertThatThrownBy(
                         () ->
@@ -49,7 +51,7 @@ class TunnelProxyTest {
                 .isInstanceOfSatisfying(
                         TunnelException.class,
                         e -> assertThat(e.kind()).isEqualTo(Kind.ACCESS_DENIED));
-        assertThat(server.calls()).containsExactly("describeTunnel");
+        assertThat(server.requests().calls()).containsExactly("describeTunnel");
     }
 
     @Test

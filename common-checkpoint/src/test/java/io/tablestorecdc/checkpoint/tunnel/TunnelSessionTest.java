@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
 import io.tablestorecdc.emulator.testkit.ManualClock;
 import java.time.Duration;
@@ -23,7 +24,7 @@ class TunnelSessionTest {
     private static final TunnelSessionConfig CONFIG =
             new TunnelSessionConfig("test", Duration.ofSeconds(10), Duration.ofSeconds(60));
 
-    private final FakeTunnelProxy server = FakeTunnelProxy.streamTunnel();
+    private final FakeTunnelService server = FakeTunnelService.streamTunnel();
     private final ManualClock clock = new ManualClock();
 
     private TunnelSession open() {
@@ -37,7 +38,7 @@ class TunnelSessionTest {
         TunnelSession session = open();
 
         assertThat(session.clientId()).isEqualTo(new TunnelClientId("tunnel-t", "client-1"));
-        assertThat(server.heartbeats()).containsExactly(List.of());
+        assertThat(server.requests().heartbeats()).containsExactly(List.of());
         assertThat(session.openChannelIds()).containsExactly("c1", "c2");
         assertThat(session.heldChannels())
                 .containsExactly(new HeldChannel("c1", 1, OPEN), new HeldChannel("c2", 1, OPEN));
@@ -50,7 +51,8 @@ class TunnelSessionTest {
 
         session.heartbeatOnce();
 
-        assertThat(server.lastHeartbeat()).containsExactly(new HeldChannel("c1", 1, OPEN));
+        assertThat(server.requests().lastHeartbeat())
+                .containsExactly(new HeldChannel("c1", 1, OPEN));
         assertThat(session.successfulHeartbeats()).isEqualTo(2);
     }
 
@@ -65,10 +67,10 @@ class TunnelSessionTest {
         assertThat(session.openChannelIds()).containsExactly("child", "parent");
 
         // A server that lists WAIT in a heartbeat answer: never held, never reported back.
-        server.answerNextHeartbeat(List.of(new AssignedChannel("other", 3, WAIT)));
+        server.script().answerNextHeartbeat(List.of(new AssignedChannel("other", 3, WAIT)));
         session.heartbeatOnce();
         session.heartbeatOnce();
-        assertThat(server.heartbeats())
+        assertThat(server.requests().heartbeats())
                 .allSatisfy(report -> assertThat(report).noneMatch(c -> c.status() == WAIT));
     }
 
@@ -86,7 +88,7 @@ class TunnelSessionTest {
 
         session.heartbeatOnce();
 
-        assertThat(server.lastHeartbeat()).contains(new HeldChannel("c1", 3, CLOSE));
+        assertThat(server.requests().lastHeartbeat()).contains(new HeldChannel("c1", 3, CLOSE));
         assertThat(server.channel("c1").status()).isEqualTo(CLOSE);
         assertThat(server.channel("c1").owner()).isEmpty();
         assertThat(session.heldChannels()).extracting(HeldChannel::channelId).containsExactly("c2");
@@ -108,7 +110,7 @@ class TunnelSessionTest {
     void aFinishedChannelIsNeverReportedTerminatedBeforeItsFinishIsCommitted() {
         server.addChannel("c1");
         TunnelSession session = open();
-        server.script("c1", "start-c1", finishedPage());
+        server.script().answerRead("c1", "c1@0", finishedPage());
 
         ReadResult read =
                 server.readRecords(session.clientId(), "c1", server.channel("c1").checkpoint());
@@ -116,7 +118,8 @@ class TunnelSessionTest {
         session.heartbeatOnce();
         session.heartbeatOnce();
 
-        assertThat(server.heartbeats()).allSatisfy(r -> assertThat(r).noneMatch(this::terminated));
+        assertThat(server.requests().heartbeats())
+                .allSatisfy(r -> assertThat(r).noneMatch(this::terminated));
         assertThat(server.channel("c1").status()).isEqualTo(OPEN);
     }
 
@@ -129,12 +132,14 @@ class TunnelSessionTest {
 
         assertThat(session.openChannelIds()).containsExactly("c2");
         session.heartbeatOnce();
-        assertThat(server.lastHeartbeat()).contains(new HeldChannel("c1", 2, TERMINATED));
+        assertThat(server.requests().lastHeartbeat())
+                .contains(new HeldChannel("c1", 2, TERMINATED));
         assertThat(server.channel("c1").status()).isEqualTo(TERMINATED);
         // The server drops a terminated channel from its answer; so does the client.
         assertThat(session.heldChannels()).extracting(HeldChannel::channelId).containsExactly("c2");
         session.heartbeatOnce();
-        assertThat(server.lastHeartbeat()).containsExactly(new HeldChannel("c2", 1, OPEN));
+        assertThat(server.requests().lastHeartbeat())
+                .containsExactly(new HeldChannel("c2", 1, OPEN));
     }
 
     @Test
@@ -160,7 +165,7 @@ class TunnelSessionTest {
         server.addChannel("c1");
         TunnelSession session = open();
         session.markFinishedCommitted("c1"); // TERMINATED v2 locally
-        server.answerNextHeartbeat(List.of(new AssignedChannel("c1", 2, CLOSING)));
+        server.script().answerNextHeartbeat(List.of(new AssignedChannel("c1", 2, CLOSING)));
 
         session.heartbeatOnce(); // the server's v2 wins the tie; CLOSING + finished -> TERMINATED
 
@@ -172,8 +177,11 @@ class TunnelSessionTest {
         server.addChannel("c1").addChannel("c2");
         TunnelSession session = open();
         session.markFinishedCommitted("c1"); // TERMINATED v2 locally
-        server.answerNextHeartbeat(
-                List.of(new AssignedChannel("c1", 1, OPEN), new AssignedChannel("c2", 7, OPEN)));
+        server.script()
+                .answerNextHeartbeat(
+                        List.of(
+                                new AssignedChannel("c1", 1, OPEN),
+                                new AssignedChannel("c2", 7, OPEN)));
 
         session.heartbeatOnce();
 
@@ -186,7 +194,7 @@ class TunnelSessionTest {
     void channelsMissingFromTheAnswerAreDropped() {
         server.addChannel("c1").addChannel("c2");
         TunnelSession session = open();
-        server.answerNextHeartbeat(List.of(new AssignedChannel("c2", 1, OPEN)));
+        server.script().answerNextHeartbeat(List.of(new AssignedChannel("c2", 1, OPEN)));
 
         session.heartbeatOnce();
 
@@ -198,16 +206,16 @@ class TunnelSessionTest {
     void anExpiredTunnelStopsTheSessionAndKeepsTheErrorForCallers() {
         server.addChannel("c1");
         TunnelSession session = open();
-        server.expire();
+        server.script().expire();
 
         session.heartbeatOnce();
-        int callsAfterStop = server.calls().size();
+        int callsAfterStop = server.requests().calls().size();
         session.heartbeatOnce();
 
         assertThat(session.isStopped()).isTrue();
         assertThat(session.failure()).map(TunnelException::kind).contains(Kind.EXPIRED);
         assertThat(session.openChannelIds()).isEmpty();
-        assertThat(server.calls()).hasSize(callsAfterStop);
+        assertThat(server.requests().calls()).hasSize(callsAfterStop);
         assertThatThrownBy(session::checkHealthy)
                 .isInstanceOfSatisfying(
                         TunnelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.EXPIRED))
@@ -218,15 +226,17 @@ class TunnelSessionTest {
     void anInvalidParameterInAHeartbeatStopsTheSession() {
         server.addChannel("c1");
         TunnelSession session = open();
-        server.failNext(
-                "heartbeat",
-                new TunnelException(Kind.INVALID, "OTSParameterInvalid", "client gone", null));
+        server.script()
+                .failNext(
+                        "heartbeat",
+                        new TunnelException(
+                                Kind.INVALID, "OTSParameterInvalid", "client gone", null));
 
         session.heartbeatOnce();
 
         assertThat(session.failure()).map(TunnelException::kind).contains(Kind.INVALID);
         session.close();
-        assertThat(server.calls()).doesNotContain("shutdown");
+        assertThat(server.requests().calls()).doesNotContain("shutdown");
     }
 
     @Test
@@ -237,13 +247,13 @@ class TunnelSessionTest {
                 new TunnelException(Kind.RETRIES_EXHAUSTED, "OTSServerBusy", "busy", null);
 
         clock.advance(Duration.ofSeconds(30));
-        server.failNext("heartbeat", busy);
+        server.script().failNext("heartbeat", busy);
         session.heartbeatOnce();
         assertThat(session.isStopped()).isFalse();
         assertThat(session.openChannelIds()).containsExactly("c1");
 
         clock.advance(Duration.ofSeconds(31));
-        server.failNext("heartbeat", busy);
+        server.script().failNext("heartbeat", busy);
         session.heartbeatOnce();
 
         assertThat(session.failure())
@@ -263,7 +273,7 @@ class TunnelSessionTest {
         clock.advance(Duration.ofSeconds(50));
         session.heartbeatOnce();
         clock.advance(Duration.ofSeconds(50));
-        server.failNext("heartbeat", new TunnelException(Kind.RETRIES_EXHAUSTED, "busy"));
+        server.script().failNext("heartbeat", new TunnelException(Kind.RETRIES_EXHAUSTED, "busy"));
 
         session.heartbeatOnce();
 
@@ -272,7 +282,7 @@ class TunnelSessionTest {
 
     @Test
     void openFailsAtOnceOnAnExpiredTunnel() {
-        server.expire();
+        server.script().expire();
 
         assertThatThrownBy(this::open)
                 .isInstanceOfSatisfying(
@@ -282,10 +292,10 @@ class TunnelSessionTest {
     @Test
     void aFailedFirstHeartbeatShutsTheNewClientDown() {
         server.addChannel("c1");
-        server.failNext("heartbeat", new TunnelException(Kind.INVALID, "bad"));
+        server.script().failNext("heartbeat", new TunnelException(Kind.INVALID, "bad"));
 
         assertThatThrownBy(this::open).isInstanceOf(TunnelException.class);
-        assertThat(server.calls()).containsExactly("connect", "heartbeat", "shutdown");
+        assertThat(server.requests().calls()).containsExactly("connect", "heartbeat", "shutdown");
     }
 
     @Test
@@ -296,7 +306,7 @@ class TunnelSessionTest {
         session.close();
         session.close();
 
-        assertThat(server.calls()).containsOnlyOnce("shutdown");
+        assertThat(server.requests().calls()).containsOnlyOnce("shutdown");
         assertThat(server.channel("c1").owner()).isEmpty();
         assertThat(session.openChannelIds()).isEmpty();
         assertThatThrownBy(session::checkHealthy)
@@ -313,7 +323,7 @@ class TunnelSessionTest {
         session.checkpoint("c1", ChannelPosition.at("tok-1"));
         session.checkpoint("c1", ChannelPosition.at("tok-2", 5));
 
-        assertThat(server.calls().stream().filter(c -> c.startsWith("getCheckpoint")))
+        assertThat(server.requests().calls().stream().filter(c -> c.startsWith("getCheckpoint")))
                 .containsExactly("getCheckpoint:c1");
         assertThat(server.channel("c1").checkpoint()).isEqualTo("tok-2");
         assertThat(server.channel("c1").sequence()).isEqualTo(2);
@@ -325,7 +335,7 @@ class TunnelSessionTest {
         server.addChannel("c1");
         TunnelSession session = open();
         session.checkpoint("c1", ChannelPosition.at("tok-1"));
-        server.channel("c1").sequence = 9; // someone else checkpointed meanwhile
+        server.checkpointedElsewhere("c1", 9);
 
         session.checkpoint("c1", ChannelPosition.at("tok-2"));
         session.checkpoint("c1", ChannelPosition.at("tok-3"));

@@ -1,14 +1,13 @@
 package io.tablestorecdc.e2e.crash;
 
 import com.alicloud.openservices.tablestore.SyncClient;
-import com.alicloud.openservices.tablestore.TunnelClient;
-import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.e2e.DemoTarget;
 import io.tablestorecdc.e2e.orders.OrdersTable;
 import io.tablestorecdc.e2e.orders.TableDiff;
 import io.tablestorecdc.e2e.orders.Workload;
 import io.tablestorecdc.emulator.TablestoreEmulator;
+import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -25,10 +24,10 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What a crash loop runs against: an embedded emulator in the test JVM with the orders table (base
- * data written), an empty replica table, a BaseAndStream tunnel, a writer thread of inserts,
- * partial updates and deletes, splits and merges on demand, and the source's change history as the
- * emulator acknowledged it.
+ * What a crash loop runs against: an embedded emulator in the test JVM (the test kit's {@link
+ * EmulatorBed}) with the orders table (base data written), an empty replica table, a BaseAndStream
+ * tunnel, a writer thread of inserts, partial updates and deletes, splits and merges on demand, and
+ * the source's change history as the emulator acknowledged it.
  */
 final class CrashBed implements AutoCloseable {
 
@@ -42,6 +41,7 @@ final class CrashBed implements AutoCloseable {
 
     final Path dir;
     final SourceTruth truth = new SourceTruth(TABLE);
+    private final EmulatorBed bed;
     private final TablestoreEmulator emulator;
     private final SyncClient client;
     private final Workload workload;
@@ -56,20 +56,16 @@ final class CrashBed implements AutoCloseable {
         this.dir = Files.createDirectories(runDirectory(engine));
         this.baseRows = baseRows;
         this.random = new Random(seed);
-        emulator = TablestoreEmulator.builder().build().start();
+        bed = EmulatorBed.start();
+        emulator = bed.emulator();
         emulator.tables().addListener(truth);
-        client = target().syncClient();
+        client = bed.sync();
         OrdersTable.create(client, TABLE);
         OrdersTable.create(client, REPLICA);
         OrdersTable.create(client, SINK_REPLICA);
         workload = new Workload(client, TABLE, seed);
         workload.writeBaseData(baseRows);
-        TunnelClient tunnels = target().tunnelClient();
-        try {
-            tunnels.createTunnel(new CreateTunnelRequest(TABLE, TUNNEL, TunnelType.BaseAndStream));
-        } finally {
-            tunnels.shutdown();
-        }
+        bed.createTunnel(TABLE, TUNNEL, TunnelType.BaseAndStream);
         truth.tunnelCreated(OrdersTable.scan(client, TABLE).keySet());
     }
 
@@ -197,7 +193,6 @@ final class CrashBed implements AutoCloseable {
         if (writer != null) {
             writer.join();
         }
-        client.shutdown();
-        emulator.close();
+        bed.close();
     }
 }

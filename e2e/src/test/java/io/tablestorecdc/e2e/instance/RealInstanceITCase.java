@@ -18,6 +18,7 @@ import io.tablestorecdc.e2e.handover.ResumePoints;
 import io.tablestorecdc.e2e.handover.SeenChange;
 import io.tablestorecdc.e2e.handover.SparkCapture;
 import io.tablestorecdc.e2e.orders.OrderChange;
+import io.tablestorecdc.emulator.testkit.LogCapture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import org.apache.logging.log4j.Level;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,7 +87,7 @@ class RealInstanceITCase {
     @TempDir static Path work;
     static InstanceUnderTest instance;
     static String missing;
-    static LogWatch logs;
+    static LogCapture logs;
     static PrefixedTables tables;
     static SparkSession spark;
     static String metaTable;
@@ -99,7 +101,13 @@ class RealInstanceITCase {
             return; // each test reports itself skipped, with the reason
         }
         instance = resolved.instance().get();
-        logs = LogWatch.begin();
+        logs =
+                LogCapture.startWithStandardStreams(
+                        Map.of(
+                                "io.tablestorecdc", Level.DEBUG,
+                                "com.alicloud", Level.INFO,
+                                "org.apache.spark", Level.INFO,
+                                "org.apache.flink", Level.INFO));
         phases = new Phases("real-instance");
         tables = PrefixedTables.open(instance.connection());
         metaTable = tables.name("meta");

@@ -9,12 +9,11 @@ import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
-import io.tablestorecdc.flink.source.testing.InMemoryMetaTables;
+import io.tablestorecdc.flink.source.testing.FakeServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,8 +29,9 @@ class TablestoreCdcEnumeratorOwnershipTest {
 
     private static final String TUNNEL_ID = "tunnel-1";
 
-    private final FakeTunnelServer server =
-            new FakeTunnelServer(TUNNEL_ID, TunnelType.STREAM).channel("a", ChannelType.STREAM);
+    private final FakeTunnelService server =
+            FakeServices.ordersTunnel(TUNNEL_ID, TunnelType.STREAM)
+                    .channel("a", ChannelType.STREAM);
     private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
     private final MetaStore store = new MetaStore(meta);
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -46,7 +46,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
     @Test
     void theLeaseIsTakenBeforeTheClientConnectsAndTheClientIsRecorded() {
         AtomicReference<Optional<OwnerLease>> ownerAtConnect = new AtomicReference<>();
-        server.onConnect(() -> ownerAtConnect.set(store.owner(TUNNEL_ID)));
+        server.script().onConnect(() -> ownerAtConnect.set(store.owner(TUNNEL_ID)));
 
         TablestoreCdcEnumerator job = start(source(), EnumeratorState.initial());
 
@@ -54,7 +54,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
         assertThat(ownerAtConnect.get())
                 .hasValueSatisfying(l -> assertThat(l.consumerId()).isEqualTo(consumerId));
         assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-1");
-        assertThat(server.shutdowns()).isEmpty();
+        assertThat(server.requests().shutdowns()).isEmpty();
     }
 
     @Test
@@ -77,7 +77,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
 
         assertThat(restarted.snapshotState(1).consumerId())
                 .isEqualTo(crashed.snapshotState(1).consumerId());
-        assertThat(server.shutdowns()).containsExactly("client-1");
+        assertThat(server.requests().shutdowns()).containsExactly("client-1");
         assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-2");
     }
 
@@ -91,7 +91,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
         TablestoreCdcEnumerator restored = start(source(), checkpoint);
 
         assertThat(restored.snapshotState(2).consumerId()).isEqualTo(checkpoint.consumerId());
-        assertThat(server.shutdowns()).containsExactly("client-1");
+        assertThat(server.requests().shutdowns()).containsExactly("client-1");
         old.requestLeaseRenewal();
         assertThatThrownBy(() -> oldContext.runPeriodicCallable(0))
                 .hasRootCauseInstanceOf(OwnershipLostException.class);
@@ -125,13 +125,13 @@ class TablestoreCdcEnumeratorOwnershipTest {
                 .setEndpoint("http://127.0.0.1:1")
                 .setInstanceName("test")
                 .setCredentials("id", "secret")
-                .setTableName(FakeTunnelServer.TABLE)
-                .setTunnelName(FakeTunnelServer.TUNNEL)
+                .setTableName(FakeServices.TABLE)
+                .setTunnelName(FakeServices.TUNNEL)
                 .setDiscoveryInterval(Duration.ofSeconds(1))
                 .setHeartbeatInterval(Duration.ofSeconds(5))
                 .setDeserializer(new RecordStrings())
-                .setTunnelProxyFactory(FakeTunnelServers.register(getClass().getName(), server))
-                .setMetaTableClientFactory(InMemoryMetaTables.register(getClass().getName(), meta))
+                .setTunnelProxyFactory(FakeServices.tunnelProxies(getClass().getName(), server))
+                .setMetaTableClientFactory(FakeServices.metaTables(getClass().getName(), meta))
                 .build();
     }
 

@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
@@ -15,9 +16,7 @@ import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServers;
-import io.tablestorecdc.flink.source.testing.InMemoryMetaTables;
+import io.tablestorecdc.flink.source.testing.FakeServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +40,7 @@ class TablestoreCdcEnumeratorTest {
 
     private static final String TUNNEL_ID = "tunnel-1";
 
-    private FakeTunnelServer server = new FakeTunnelServer(TUNNEL_ID, TunnelType.STREAM);
+    private FakeTunnelService server = FakeServices.ordersTunnel(TUNNEL_ID, TunnelType.STREAM);
     private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
     private MockSplitEnumeratorContext<ChannelSplit> context;
     private SplitEnumerator<ChannelSplit, EnumeratorState> enumerator;
@@ -241,7 +240,7 @@ class TablestoreCdcEnumeratorTest {
         enumerator.handleSourceEvent(0, finished("a"));
         checkpoint(2);
 
-        assertThat(server.log()).containsExactly("checkpoint a finished");
+        assertThat(server.requests().pushes()).containsExactly("a finished");
         assertThat(stateOf(enumerator.snapshotState(3))).containsEntry("a", SplitStatus.FINISHED);
     }
 
@@ -313,7 +312,7 @@ class TablestoreCdcEnumeratorTest {
         checkpoint(1); // the restored tombstones are in its snapshot: still nothing to push
         checkpoint(2);
 
-        assertThat(server.log()).containsExactly("checkpoint b finished");
+        assertThat(server.requests().pushes()).containsExactly("b finished");
     }
 
     // ---- restoring from older state (docs/exactly-once.md, "Restoring from older state") ----
@@ -342,7 +341,7 @@ class TablestoreCdcEnumeratorTest {
                 .hasMessageContaining("a: every change after position a@3+1")
                 .hasMessageContaining("Nothing was delivered")
                 .hasMessageContaining("on.server.ahead=skip");
-        assertThat(server.log()).isEmpty();
+        assertThat(server.requests().pushes()).isEmpty();
     }
 
     @Test
@@ -443,7 +442,7 @@ class TablestoreCdcEnumeratorTest {
 
     @Test
     void baseAndStreamReadsNoStreamChannelWhileBaseDataIsUnfinished() throws Throwable {
-        server = new FakeTunnelServer(TUNNEL_ID, TunnelType.BASE_AND_STREAM);
+        server = FakeServices.ordersTunnel(TUNNEL_ID, TunnelType.BASE_AND_STREAM);
         server.channel("base1", ChannelType.BASE_DATA).channel("s1", ChannelType.STREAM);
         start(1, EnumeratorState.initial());
         registerReaders(0);
@@ -459,7 +458,7 @@ class TablestoreCdcEnumeratorTest {
 
     @Test
     void aBaseDataTunnelSignalsNoMoreSplitsWhenEveryChannelFinished() throws Throwable {
-        server = new FakeTunnelServer(TUNNEL_ID, TunnelType.BASE_DATA);
+        server = FakeServices.ordersTunnel(TUNNEL_ID, TunnelType.BASE_DATA);
         server.channel("b1", ChannelType.BASE_DATA).channel("b2", ChannelType.BASE_DATA);
         start(2, EnumeratorState.initial());
         registerReaders(0, 1);
@@ -549,7 +548,7 @@ class TablestoreCdcEnumeratorTest {
     }
 
     private void start(int parallelism, EnumeratorState state) {
-        start(parallelism, state, FakeTunnelServer.TUNNEL);
+        start(parallelism, state, FakeServices.TUNNEL);
     }
 
     private void start(int parallelism, EnumeratorState state, String tunnel) {
@@ -559,7 +558,7 @@ class TablestoreCdcEnumeratorTest {
                         .setEndpoint("http://127.0.0.1:1")
                         .setInstanceName("test")
                         .setCredentials("id", "secret")
-                        .setTableName(FakeTunnelServer.TABLE)
+                        .setTableName(FakeServices.TABLE)
                         .setTunnelName(tunnel)
                         .setDiscoveryInterval(Duration.ofSeconds(1))
                         .setHeartbeatInterval(Duration.ofSeconds(5))
@@ -567,9 +566,9 @@ class TablestoreCdcEnumeratorTest {
                         .setOnServerAhead(onServerAhead)
                         .setDeserializer(new RecordStrings())
                         .setTunnelProxyFactory(
-                                FakeTunnelServers.register(getClass().getName(), server))
+                                FakeServices.tunnelProxies(getClass().getName(), server))
                         .setMetaTableClientFactory(
-                                InMemoryMetaTables.register(getClass().getName(), meta))
+                                FakeServices.metaTables(getClass().getName(), meta))
                         .build();
         enumerator = source.restoreEnumerator(context, state);
         enumerator.start();

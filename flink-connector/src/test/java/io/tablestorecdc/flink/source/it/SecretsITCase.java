@@ -10,16 +10,15 @@ import com.alicloud.openservices.tablestore.model.PutRowRequest;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
+import io.tablestorecdc.emulator.testkit.LogCapture;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import io.tablestorecdc.flink.testing.CommittingListSink;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.dag.Transformation;
@@ -40,12 +39,6 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.LoggerConfig;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,7 +77,12 @@ class SecretsITCase {
     void neitherSecretNorTokenIsLoggedOrInAFailureWhileJobsRunAndFail() throws Exception {
         List<String> logged;
         String failure;
-        try (CapturedLogs logs = CapturedLogs.capture()) {
+        try (LogCapture logs =
+                LogCapture.start(
+                        Map.of(
+                                "io.tablestorecdc", Level.DEBUG,
+                                "com.alicloud", Level.DEBUG,
+                                "org.apache.flink", Level.INFO))) {
             String sink = "secrets-" + UUID.randomUUID();
             JobClient job = env(source(SECRET), sink).executeAsync("secrets");
             put("a");
@@ -249,77 +247,6 @@ class SecretsITCase {
                 throw new AssertionError("Timed out waiting for " + count + " committed changes");
             }
             Thread.sleep(50);
-        }
-    }
-
-    /**
-     * Every log event, from every logger, while open: the connector and the SDK at DEBUG, Flink at
-     * INFO; each rendered with its stack trace.
-     */
-    private static final class CapturedLogs extends AbstractAppender implements AutoCloseable {
-        private static final List<String> NAMES =
-                List.of("io.tablestorecdc", "com.alicloud", "org.apache.flink");
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final java.util.Map<String, Level> restoreLevels = new java.util.HashMap<>();
-
-        private CapturedLogs() {
-            super("secret-watch-" + UUID.randomUUID(), null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        static CapturedLogs capture() {
-            CapturedLogs logs = new CapturedLogs();
-            logs.start();
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            for (String name : NAMES) {
-                Level level = name.equals("org.apache.flink") ? Level.INFO : Level.DEBUG;
-                LoggerConfig existing = ctx.getConfiguration().getLoggers().get(name);
-                if (existing != null) {
-                    logs.restoreLevels.put(name, existing.getLevel());
-                    existing.setLevel(level);
-                    existing.addAppender(logs, Level.ALL, null);
-                } else {
-                    // Not additive: the capture sees it, the console is spared the DEBUG flood.
-                    LoggerConfig config = new LoggerConfig(name, level, false);
-                    config.addAppender(logs, Level.ALL, null);
-                    ctx.getConfiguration().addLogger(name, config);
-                }
-            }
-            ctx.getConfiguration().getRootLogger().addAppender(logs, Level.ALL, null);
-            ctx.updateLoggers();
-            return logs;
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            StringBuilder line = new StringBuilder(event.getMessage().getFormattedMessage());
-            if (event.getThrown() != null) {
-                StringWriter trace = new StringWriter();
-                event.getThrown().printStackTrace(new PrintWriter(trace));
-                line.append('\n').append(trace);
-            }
-            lines.add(line.toString());
-        }
-
-        List<String> lines() {
-            return List.copyOf(lines);
-        }
-
-        @Override
-        public void close() {
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            for (String name : NAMES) {
-                Level level = restoreLevels.get(name);
-                if (level == null) {
-                    ctx.getConfiguration().removeLogger(name);
-                } else {
-                    LoggerConfig config = ctx.getConfiguration().getLoggers().get(name);
-                    config.setLevel(level);
-                    config.removeAppender(getName());
-                }
-            }
-            ctx.getConfiguration().getRootLogger().removeAppender(getName());
-            ctx.updateLoggers();
-            stop();
         }
     }
 }

@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
-import io.tablestorecdc.checkpoint.tunnel.ForwardingTunnelProxy;
-import io.tablestorecdc.checkpoint.tunnel.ReadResult;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
+import io.tablestorecdc.flink.source.testing.FakeServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -25,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 class ChannelSplitReaderTest {
 
-    private final FakeTunnelServer server =
-            new FakeTunnelServer("t", TunnelType.STREAM)
+    private final FakeTunnelService server =
+            FakeServices.ordersTunnel("t", TunnelType.STREAM)
                     .channel("a", ChannelType.STREAM)
                     .append("a", 1, 2, 3, 4, 5)
                     .seal("a")
@@ -34,7 +32,7 @@ class ChannelSplitReaderTest {
     private final AtomicReference<TunnelClientId> client =
             new AtomicReference<>(new TunnelClientId("t", "c1"));
     private final ChannelSplitReader reader =
-            new ChannelSplitReader(server.proxy(), () -> Optional.ofNullable(client.get()));
+            new ChannelSplitReader(server, () -> Optional.ofNullable(client.get()));
 
     @Test
     void readsEveryRecordWithThePositionAfterItThenFinishes() throws Exception {
@@ -82,10 +80,7 @@ class ChannelSplitReaderTest {
         fetched.skip(Set.of("a"));
         ChannelSplitReader skipping =
                 new ChannelSplitReader(
-                        server.proxy(),
-                        () -> Optional.ofNullable(client.get()),
-                        fetched,
-                        Optional.empty());
+                        server, () -> Optional.ofNullable(client.get()), fetched, Optional.empty());
         skipping.handleSplitsChanges(
                 new SplitsAddition<>(List.of(split(ChannelPosition.at("a@2", 1)))));
 
@@ -93,7 +88,7 @@ class ChannelSplitReaderTest {
 
         assertThat(batch.nextSplit()).isNull();
         assertThat(batch.finishedSplits()).containsExactly("a");
-        assertThat(server.reads()).isEmpty();
+        assertThat(server.requests().reads()).isEmpty();
         skipping.close();
     }
 
@@ -147,7 +142,7 @@ class ChannelSplitReaderTest {
         FetchedChannels fetched = new FetchedChannels();
         ChannelSplitReader bounded =
                 new ChannelSplitReader(
-                        server.proxy(),
+                        server,
                         () -> Optional.ofNullable(client.get()),
                         fetched,
                         Optional.of(Instant.ofEpochMilli(1002)));
@@ -206,18 +201,8 @@ class ChannelSplitReaderTest {
     @Test
     void theNextChannelsPageIsRequestedWhileTheEngineHandlesThisOne() throws Exception {
         server.channel("b", ChannelType.STREAM).append("b", 10, 11).seal("b");
-        ConcurrentLinkedQueue<String> requested = new ConcurrentLinkedQueue<>();
         ChannelSplitReader ahead =
-                new ChannelSplitReader(
-                        new ForwardingTunnelProxy(server.proxy()) {
-                            @Override
-                            public ReadResult readRecords(
-                                    TunnelClientId c, String channelId, String token) {
-                                requested.add(token);
-                                return super.readRecords(c, channelId, token);
-                            }
-                        },
-                        () -> Optional.ofNullable(client.get()));
+                new ChannelSplitReader(server, () -> Optional.ofNullable(client.get()));
         ahead.handleSplitsChanges(
                 new SplitsAddition<>(
                         List.of(
@@ -227,7 +212,7 @@ class ChannelSplitReaderTest {
 
         ahead.fetch(); // reads a@0, asks for b@0 ahead
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!requested.contains("b@0")) {
+        while (!server.requests().readTokens().contains("b@0")) {
             assertThat(System.nanoTime()).as("b@0 requested ahead").isLessThan(deadline);
             Thread.onSpinWait();
         }
@@ -235,7 +220,7 @@ class ChannelSplitReaderTest {
         Set<String> finished = drain(ahead, records, 2);
         ahead.close();
 
-        assertThat(requested).containsOnlyOnce("b@0");
+        assertThat(server.requests().readTokens()).containsOnlyOnce("b@0");
         assertThat(finished).containsExactlyInAnyOrder("a", "b");
         assertThat(records)
                 .extracting(r -> RecordStrings.render(r.record()))
@@ -249,10 +234,7 @@ class ChannelSplitReaderTest {
 
     private ChannelSplitReader boundedAt(Instant stopAt, FetchedChannels fetched) {
         return new ChannelSplitReader(
-                server.proxy(),
-                () -> Optional.ofNullable(client.get()),
-                fetched,
-                Optional.of(stopAt));
+                server, () -> Optional.ofNullable(client.get()), fetched, Optional.of(stopAt));
     }
 
     private Set<String> drain(List<PositionedRecord> records) throws Exception {

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
-import io.tablestorecdc.flink.source.testing.FakeTunnelServer;
+import io.tablestorecdc.flink.source.testing.FakeServices;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,8 +43,8 @@ import org.junit.jupiter.api.Test;
 
 class TablestoreCdcSourceReaderTest {
 
-    private final FakeTunnelServer server =
-            new FakeTunnelServer("t", TunnelType.STREAM)
+    private final FakeTunnelService server =
+            FakeServices.ordersTunnel("t", TunnelType.STREAM)
                     .channel("a", ChannelType.STREAM)
                     .append("a", 1, 2, 3)
                     .seal("a")
@@ -235,7 +236,7 @@ class TablestoreCdcSourceReaderTest {
                         () -> {
                             ChannelSplitReader splitReader =
                                     new ChannelSplitReader(
-                                            server.proxy(),
+                                            server,
                                             TablestoreCdcSourceReader.clientOf(client),
                                             fetched,
                                             stopAt);

@@ -26,10 +26,12 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The SDK's tunnel client interface answered by per-method lambdas, recording every request: lets
- * {@link SdkTunnelProxy} be tested against real SDK request/response objects without HTTP.
+ * The SDK's own {@link TunnelClientInterface} answered by per-method lambdas, recording every
+ * request: lets {@link SdkTunnelProxy} be tested against real SDK request/response objects without
+ * HTTP. It sits below {@code SdkTunnelProxy}, where no {@link TunnelProxy} exists yet; every test
+ * above that interface uses {@code testing.FakeTunnelService} instead.
  */
-final class ScriptedTunnelClient implements TunnelClientInterface {
+final class ScriptedSdkTunnelClient implements TunnelClientInterface {
 
     final List<Object> requests = new ArrayList<>();
     Function<CreateTunnelRequest, CreateTunnelResponse> create = r -> unscripted("createTunnel");
