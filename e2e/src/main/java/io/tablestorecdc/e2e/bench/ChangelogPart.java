@@ -423,7 +423,7 @@ final class ChangelogPart {
         plan.put("mergePartialUpdates", keyedScan(explained));
         plan.put("hashExchanges", count(explained, "\"ship_strategy\" : \"HASH\""));
         plan.put("sinkUpsertMaterializer", explained.contains("SinkUpsertMaterializer"));
-        plan.put("optimizedPlan", optimized.strip());
+        plan.put("optimizedPlan", optimized.strip().lines().toList());
         say(
                 "  plan, %s: ChangelogNormalize %s, MergePartialUpdates %s,"
                         + " SinkUpsertMaterializer %s, hash exchanges %s%n    %s",
