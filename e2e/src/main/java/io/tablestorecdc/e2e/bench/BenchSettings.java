@@ -74,7 +74,8 @@ record BenchSettings(
     /** The parts that read the emulator's internals (the read batch size) in this JVM. */
     static final List<String> EMBEDDED_ONLY_PARTS = List.of("memory");
 
-    private static final Map<String, String> DEFAULTS =
+    /** Every key with its default, as docs/benchmarks.md lists them. */
+    static final Map<String, String> DEFAULTS =
             Map.ofEntries(
                     Map.entry("parts", String.join(",", ALL_PARTS)),
                     Map.entry("rows", "200000"),
