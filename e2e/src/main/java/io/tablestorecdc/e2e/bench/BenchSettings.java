@@ -29,6 +29,8 @@ import java.util.Set;
  * @param sinkRows rows each writer writes per round of the sink part
  * @param lookupKeys rows of the lookup part's dimension table
  * @param lookupProbes lookups per round and variant of the lookup part
+ * @param changelogKeys keys of the changelog part's table
+ * @param changelogUpdates partial updates per key of the changelog part
  * @param out where the JSON file and charts go
  * @param emulator {@code embedded} (in the benchmark's JVM) or {@code process} (a child JVM)
  */
@@ -49,11 +51,21 @@ record BenchSettings(
         int sinkRows,
         int lookupKeys,
         int lookupProbes,
+        int changelogKeys,
+        int changelogUpdates,
         Path out,
         String emulator) {
 
     static final List<String> ALL_PARTS =
-            List.of("throughput", "ceilings", "overhead", "latency", "memory", "sink", "lookup");
+            List.of(
+                    "throughput",
+                    "ceilings",
+                    "overhead",
+                    "latency",
+                    "memory",
+                    "sink",
+                    "lookup",
+                    "changelog");
 
     static final List<String> OVERHEAD_SCOPES = List.of("all", "spark");
 
@@ -62,7 +74,8 @@ record BenchSettings(
     /** The parts that read the emulator's internals (the read batch size) in this JVM. */
     static final List<String> EMBEDDED_ONLY_PARTS = List.of("memory");
 
-    private static final Map<String, String> DEFAULTS =
+    /** Every key with its default, as docs/benchmarks.md lists them. */
+    static final Map<String, String> DEFAULTS =
             Map.ofEntries(
                     Map.entry("parts", String.join(",", ALL_PARTS)),
                     Map.entry("rows", "200000"),
@@ -80,6 +93,8 @@ record BenchSettings(
                     Map.entry("sinkRows", "100000"),
                     Map.entry("lookupKeys", "10000"),
                     Map.entry("lookupProbes", "100000"),
+                    Map.entry("changelogKeys", "20000"),
+                    Map.entry("changelogUpdates", "4"),
                     Map.entry("out", "target/bench"),
                     Map.entry("emulator", "embedded"));
 
@@ -127,11 +142,23 @@ record BenchSettings(
                 Integer.parseInt(v.get("sinkRows")),
                 Integer.parseInt(v.get("lookupKeys")),
                 Integer.parseInt(v.get("lookupProbes")),
+                Integer.parseInt(v.get("changelogKeys")),
+                Integer.parseInt(v.get("changelogUpdates")),
                 Path.of(v.get("out")),
                 emulator(v.get("emulator")));
     }
 
     BenchSettings {
+        if (changelogKeys < ChangelogPart.PARTITIONS || changelogUpdates < 1) {
+            throw new IllegalArgumentException(
+                    "The changelog part needs changelogKeys of at least "
+                            + ChangelogPart.PARTITIONS
+                            + " (one per partition) and changelogUpdates of at least 1, but they"
+                            + " were "
+                            + changelogKeys
+                            + " and "
+                            + changelogUpdates);
+        }
         if (overheadBatches < 2) {
             throw new IllegalArgumentException(
                     "overheadBatches must be at least 2 (the first batch is reported apart) but was "

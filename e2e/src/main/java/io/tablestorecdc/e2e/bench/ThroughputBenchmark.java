@@ -93,6 +93,9 @@ public final class ThroughputBenchmark {
         if (settings.runs("lookup")) {
             new LookupPart(this).run();
         }
+        if (settings.runs("changelog")) {
+            new ChangelogPart(this).run();
+        }
         report.put("elapsedSeconds", (System.nanoTime() - start) / 1e9);
         writeResults();
         say("%nall parts took %.0f s", (System.nanoTime() - start) / 1e9);

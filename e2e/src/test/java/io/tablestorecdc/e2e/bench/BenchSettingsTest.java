@@ -102,4 +102,29 @@ class BenchSettingsTest {
         assertThat(BenchSettings.parse("parts=overhead", "emulator=process").inChildProcess())
                 .isTrue();
     }
+
+    @Test
+    void theChangelogPartRunsLastWithItsSizesAndInAChildProcess() {
+        BenchSettings defaults = BenchSettings.parse();
+        assertThat(defaults.parts()).endsWith("changelog");
+        assertThat(List.of(defaults.changelogKeys(), defaults.changelogUpdates()))
+                .containsExactly(20_000, 4);
+
+        BenchSettings s =
+                BenchSettings.parse(
+                        "parts=changelog,sink",
+                        "changelogKeys=4000",
+                        "changelogUpdates=2",
+                        "emulator=process");
+
+        assertThat(s.parts()).containsExactly("sink", "changelog");
+        assertThat(List.of(s.changelogKeys(), s.changelogUpdates())).containsExactly(4000, 2);
+        assertThat(s.inChildProcess()).isTrue();
+        assertThatThrownBy(() -> BenchSettings.parse("changelogUpdates=0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("changelogUpdates of at least 1");
+        assertThatThrownBy(() -> BenchSettings.parse("changelogKeys=3"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("changelogKeys of at least " + ChangelogPart.PARTITIONS);
+    }
 }

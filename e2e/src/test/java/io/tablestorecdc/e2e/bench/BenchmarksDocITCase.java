@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablestorecdc.e2e.docs.DocPages;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -70,5 +72,31 @@ class BenchmarksDocITCase {
         assertThat(settings.channels()).containsExactly(1, 16);
         assertThat(settings.idleTriggers()).isEqualTo(20);
         assertThat(settings.memoryBacklogs()).containsExactly(100, 400);
+    }
+
+    /** The page's settings table lists every key with its default, and every part. */
+    @Test
+    void theSettingsTableListsEveryKeyWithItsDefault() throws Exception {
+        String page = DocPages.read(PAGE);
+        String table = page.substring(page.indexOf("| key | default | what |"));
+        table = table.substring(0, table.indexOf("\n\n"));
+        Map<String, String> documented = new LinkedHashMap<>();
+        Pattern code = Pattern.compile("`([^`]*)`");
+        for (String row : table.lines().skip(2).toList()) {
+            String[] cells = row.split("\\|");
+            List<String> keys = code.matcher(cells[1]).results().map(m -> m.group(1)).toList();
+            List<String> defaults = code.matcher(cells[2]).results().map(m -> m.group(1)).toList();
+            assertThat(defaults).as(row).hasSameSizeAs(keys);
+            for (int i = 0; i < keys.size(); i++) {
+                documented.put(keys.get(i), defaults.get(i));
+            }
+        }
+        Map<String, String> expected = new LinkedHashMap<>(BenchSettings.DEFAULTS);
+        expected.put("parts", "all"); // documented as all, the code spells the parts out
+        assertThat(documented).containsExactlyInAnyOrderEntriesOf(expected);
+        String partsRow = table.lines().filter(l -> l.startsWith("| `parts` |")).findFirst().get();
+        for (String part : BenchSettings.ALL_PARTS) {
+            assertThat(partsRow).contains("`" + part + "`");
+        }
     }
 }

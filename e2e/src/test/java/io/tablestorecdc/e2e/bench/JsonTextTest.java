@@ -32,6 +32,15 @@ class JsonTextTest {
     }
 
     @Test
+    void controlCharactersInStringsAreEscaped() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("plan", "Sink\n+- Scan\t\\x\u0001");
+
+        assertThat(JsonText.render(root))
+                .isEqualTo("{\n  \"plan\": \"Sink\\n+- Scan\\t\\\\x\\u0001\"\n}\n");
+    }
+
+    @Test
     void recordsBecomeObjectsWithTheirComponentNames() {
         Map<String, Object> json =
                 ThroughputBenchmark.record(new Measurement("raw", 10, 2_000_000_000L, 1));
