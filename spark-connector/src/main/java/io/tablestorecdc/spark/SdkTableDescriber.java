@@ -6,9 +6,9 @@ import com.alicloud.openservices.tablestore.TableStoreException;
 import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
 import com.alicloud.openservices.tablestore.model.DescribeTableResponse;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
-import com.alicloud.openservices.tablestore.model.StreamDetails;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,14 +57,7 @@ final class SdkTableDescriber {
             for (PrimaryKeySchema pk : described.getTableMeta().getPrimaryKeyList()) {
                 columns.add(new PrimaryKeyColumn(pk.getName(), type(pk)));
             }
-            StreamDetails stream = described.getStreamDetails();
-            Set<String> origin =
-                    stream == null
-                                    || !stream.isEnableStream()
-                                    || stream.getOriginColumnsToGet() == null
-                            ? Set.of()
-                            : Set.copyOf(stream.getOriginColumnsToGet());
-            return new Description(List.copyOf(columns), origin);
+            return new Description(List.copyOf(columns), SdkTableService.originColumns(described));
         } catch (TableStoreException e) {
             throw describeFailed(endpoint, tableName, e.getErrorCode() + ": " + e.getMessage(), e);
         } catch (ClientException e) {

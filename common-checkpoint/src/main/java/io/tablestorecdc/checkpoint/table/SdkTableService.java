@@ -7,6 +7,7 @@ import com.alicloud.openservices.tablestore.model.BatchGetRowRequest;
 import com.alicloud.openservices.tablestore.model.BatchGetRowResponse;
 import com.alicloud.openservices.tablestore.model.ComputeSplitsBySizeRequest;
 import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
+import com.alicloud.openservices.tablestore.model.DescribeTableResponse;
 import com.alicloud.openservices.tablestore.model.Direction;
 import com.alicloud.openservices.tablestore.model.GetRangeRequest;
 import com.alicloud.openservices.tablestore.model.GetRangeResponse;
@@ -35,7 +36,7 @@ public final class SdkTableService implements TableService {
 
     private final SyncClientInterface client;
     private final String tableName;
-    private volatile List<PrimaryKeySchema> primaryKey;
+    private volatile Described described;
 
     SdkTableService(SyncClientInterface client, String tableName) {
         this.client = Objects.requireNonNull(client, "client");
@@ -64,25 +65,41 @@ public final class SdkTableService implements TableService {
 
     @Override
     public List<PrimaryKeySchema> primaryKey() {
-        List<PrimaryKeySchema> known = primaryKey;
-        if (known == null) {
-            known =
-                    List.copyOf(
-                            client.describeTable(new DescribeTableRequest(tableName))
-                                    .getTableMeta()
-                                    .getPrimaryKeyList());
-            primaryKey = known;
-        }
-        return known;
+        return described().primaryKey();
     }
 
     @Override
     public Set<String> streamOriginColumns() {
-        StreamDetails stream =
-                client.describeTable(new DescribeTableRequest(tableName)).getStreamDetails();
+        return described().originColumns();
+    }
+
+    /**
+     * The origin columns a DescribeTable answer lists for the table's stream (empty when it has no
+     * stream or names none): the one reading of them, for every caller that describes a table.
+     */
+    public static Set<String> originColumns(DescribeTableResponse described) {
+        StreamDetails stream = described.getStreamDetails();
         return stream == null || !stream.isEnableStream() || stream.getOriginColumnsToGet() == null
                 ? Set.of()
                 : Set.copyOf(stream.getOriginColumnsToGet());
+    }
+
+    /** What the service keeps of the table's DescribeTable answer. */
+    private record Described(List<PrimaryKeySchema> primaryKey, Set<String> originColumns) {}
+
+    /** One DescribeTable per service, kept: the key and the stream settings come from it. */
+    private Described described() {
+        Described known = described;
+        if (known == null) {
+            DescribeTableResponse answer =
+                    client.describeTable(new DescribeTableRequest(tableName));
+            known =
+                    new Described(
+                            List.copyOf(answer.getTableMeta().getPrimaryKeyList()),
+                            originColumns(answer));
+            described = known;
+        }
+        return known;
     }
 
     @Override
