@@ -19,9 +19,7 @@ import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.util.Collector;
+import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
 /**
  * The Flink source's cost per checkpoint and how it grows with channels: a job (parallelism 2, a
@@ -87,10 +85,8 @@ final class FlinkCheckpoints {
                         FlinkDrain.source(emulator, table, tunnel, fullEvery),
                         WatermarkStrategy.noWatermarks(),
                         "changes")
-                .process(new CheckpointWatch())
-                .name("checkpoint watch")
-                .sinkTo(new DiscardingSink<>())
-                .name("discard");
+                .addSink(new CheckpointSink())
+                .name("checkpoint sink");
         JobClient job = env.executeAsync("tablestore-cdc bench checkpoints " + tunnel);
         try {
             long drainedAt = awaitDrainedCheckpoint(expected);
@@ -198,17 +194,13 @@ final class FlinkCheckpoints {
         return conf;
     }
 
-    /**
-     * Counts records and notes when each checkpoint's barrier arrived and when it completed; emits
-     * nothing. A function, chained to the source, rather than a sink: Flink tells functions, not
-     * Sink V2 writers, when a checkpoint completes.
-     */
-    private static final class CheckpointWatch extends ProcessFunction<String, Void>
-            implements CheckpointedFunction, CheckpointListener {
+    /** Counts records and notes when each checkpoint's barrier arrived and when it completed. */
+    private static final class CheckpointSink
+            implements SinkFunction<String>, CheckpointedFunction, CheckpointListener {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public void processElement(String value, Context context, Collector<Void> out) {
+        public void invoke(String value, Context context) {
             SEEN.incrementAndGet();
         }
 

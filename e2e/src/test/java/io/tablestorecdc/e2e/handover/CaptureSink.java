@@ -8,21 +8,18 @@ import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.util.Collector;
+import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
 
 /**
- * Records every change at once (at least once), tagged with the first checkpoint that holds it, and
- * which checkpoints completed. Chained to the source, so a subtask sees each channel's changes in
- * read order and a checkpoint's barrier right after the changes that checkpoint holds. It emits
- * nothing; the job ends in a discarding Sink V2. A function rather than a sink because it must hear
- * of completed checkpoints, which Flink tells functions ({@link CheckpointListener}) but not Sink
- * V2 writers.
+ * Records every change at once (an at-least-once sink), tagged with the first checkpoint that holds
+ * it, and which checkpoints completed. Chained to the source, so a subtask sees each channel's
+ * changes in read order and a checkpoint's barrier right after the changes that checkpoint holds.
  *
  * <p>The local job runs in the test's JVM; its records reach the test through {@link Run}, found by
- * run id, because the function itself is serialized.
+ * run id, because the sink itself is serialized.
  */
-final class Capture extends ProcessFunction<SeenChange, Void>
+@SuppressWarnings("deprecation") // SinkFunction: the simplest sink that sees checkpoint ids
+final class CaptureSink extends RichSinkFunction<SeenChange>
         implements CheckpointedFunction, CheckpointListener {
 
     private static final long serialVersionUID = 1L;
@@ -31,11 +28,11 @@ final class Capture extends ProcessFunction<SeenChange, Void>
     private final String runId;
     private transient long lastSnapshot;
 
-    Capture(String runId) {
+    CaptureSink(String runId) {
         this.runId = runId;
     }
 
-    /** What the capturing subtasks of one job run report. */
+    /** What the sink subtasks of one job run report. */
     static final class Run {
         final DeliveryLog log = new DeliveryLog("flink");
         final NavigableSet<Long> completed = new ConcurrentSkipListSet<>();
@@ -52,7 +49,7 @@ final class Capture extends ProcessFunction<SeenChange, Void>
     }
 
     @Override
-    public void processElement(SeenChange change, Context context, Collector<Void> out) {
+    public void invoke(SeenChange change, Context context) {
         RUNS.get(runId).log.add(change.in(lastSnapshot + 1));
     }
 
