@@ -12,6 +12,7 @@ import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
+import io.tablestorecdc.flink.source.event.ServerFinishedCheck;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.util.List;
@@ -62,6 +63,7 @@ public final class TablestoreCdcEnumerator
     private final Optional<Long> restoredFrom;
     private final boolean restoredState;
     private Set<String> skipped = Set.of();
+    private ServerFinishedCheck serverFinished = ServerFinishedCheck.none();
     private Optional<String> tunnelId;
     private TunnelType tunnelType;
     private TunnelConnection connection;
@@ -108,9 +110,11 @@ public final class TablestoreCdcEnumerator
         tunnelType = connection.tunnel().type();
         lastListing = connection.tunnel().channels();
         if (restoredState) {
-            skipped =
-                    RestoredState.skipUnreadable(
+            RestoredState.Outcome restore =
+                    RestoredState.check(
                             config, splits, commits, connection, restoredFrom, lastListing);
+            skipped = restore.skipped();
+            serverFinished = restore.forReaders();
         }
         // A restored state is a completed checkpoint: its finishes are durable, and those the
         // server does not show terminated may never have reached it.
@@ -249,7 +253,8 @@ public final class TablestoreCdcEnumerator
     public void addReader(int subtaskId) {
         if (connection != null) {
             context.sendEventToSourceReader(
-                    subtaskId, new TunnelClientEvent(connection.clientId(), skipped));
+                    subtaskId,
+                    new TunnelClientEvent(connection.clientId(), skipped, serverFinished));
         }
         assignPending();
         if (noMoreSplits) {

@@ -1,10 +1,15 @@
 package io.tablestorecdc.flink.source.reader;
 
+import io.tablestorecdc.checkpoint.consumer.Engine;
+import io.tablestorecdc.checkpoint.merge.ServerAheadException;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
+import io.tablestorecdc.flink.source.event.ServerFinishedCheck;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.metrics.ChannelMetricGroups;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
@@ -36,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * completes, and is reported to the enumerator again after every restore: a report lost across a
  * checkpoint (the enumerator snapshot was taken before the report, the reader's after) can then not
  * stall the channel's children (flink-anchors (b) 13). On each completed checkpoint the positions
- * of that checkpoint go to the enumerator, which pushes them to the tunnel server.
+ * of that checkpoint go to the enumerator, which pushes them to the tunnel server. A restored
+ * channel the server has finished is judged here, where its state is ({@link ServerFinishedCheck}).
  *
  * <p>A channel stopped at the end position of a bounded source stays in the state at the position
  * where it stopped (a restored one is read once more and stops again at once) and is reported
@@ -59,10 +65,19 @@ public final class TablestoreCdcSourceReader<T>
     /** Per reader (FLIP-33's standard name): fetch time minus the newest record's commit time. */
     public static final String CURRENT_FETCH_EVENT_TIME_LAG = "currentFetchEventTimeLag";
 
+    /**
+     * Per reader: restored channels this reader ended unread under {@code on.server.ahead=skip}
+     * (the enumerator's gauge of the same name counts those it ended itself).
+     */
+    public static final String CHANNELS_SKIPPED_ON_SERVER_AHEAD = "channelsSkippedOnServerAhead";
+
     private static final long UNDEFINED = -1L;
 
     private final AtomicReference<TunnelClientId> client;
     private final FetchedChannels fetched;
+
+    /** Channels being read, at the position they were added at. */
+    private final Map<String, ChannelSplit> reading = new TreeMap<>();
 
     /** Channels stopped at the end position, at the position where they stopped. */
     private final Map<String, ChannelSplit> stopped = new TreeMap<>();
@@ -76,6 +91,7 @@ public final class TablestoreCdcSourceReader<T>
     private final SortedMap<Long, List<ChannelSplit>> positionsByCheckpoint = new TreeMap<>();
     private final SortedMap<Long, Set<String>> caughtUpByCheckpoint = new TreeMap<>();
     private final List<String> toReport = new ArrayList<>();
+    private final Set<String> skippedOnServerAhead = new TreeSet<>();
     private boolean started;
 
     public TablestoreCdcSourceReader(
@@ -93,6 +109,8 @@ public final class TablestoreCdcSourceReader<T>
                 .gauge(
                         CURRENT_FETCH_EVENT_TIME_LAG,
                         () -> fetched.fetchEventTimeLag().orElse(UNDEFINED));
+        context.metricGroup()
+                .gauge(CHANNELS_SKIPPED_ON_SERVER_AHEAD, () -> skippedOnServerAhead.size());
     }
 
     /** The holder the split readers ask for the tunnel client id. */
@@ -119,6 +137,7 @@ public final class TablestoreCdcSourceReader<T>
             }
         }
         if (!active.isEmpty()) {
+            active.forEach(split -> reading.put(split.splitId(), split));
             active.forEach(split -> registerChannelMetrics(split.splitId()));
             super.addSplits(active);
         }
@@ -131,6 +150,7 @@ public final class TablestoreCdcSourceReader<T>
     protected void onSplitFinished(Map<String, ChannelSplitState> finishedSplitIds) {
         for (ChannelSplitState state : finishedSplitIds.values()) {
             String id = state.channelId();
+            reading.remove(id);
             unregisterChannelMetrics(id);
             if (fetched.takeStopped(id)) {
                 stopped.put(id, state.toSplit());
@@ -212,10 +232,46 @@ public final class TablestoreCdcSourceReader<T>
             TunnelClientId id = tunnelClient.clientId();
             LOG.info("Reading with tunnel client {}", id.clientId());
             fetched.skip(tunnelClient.skipped()); // before the client: nothing skipped is read
+            fetched.skip(unreadable(tunnelClient.serverFinished()));
             client.set(id);
         } else {
             super.handleSourceEvents(event);
         }
+    }
+
+    /**
+     * The channels of {@code check} this reader holds unfinished: its state is older than the
+     * server's. Under {@code on.server.ahead=fail} the reader fails before reading anything; under
+     * {@code skip} it returns them to be ended unread. One it holds finished (its state read it to
+     * the end; the enumerator's snapshot, taken first, missed the report) is not among them.
+     *
+     * @throws ServerAheadException under {@code fail}
+     */
+    private Set<String> unreadable(ServerFinishedCheck check) {
+        List<UnreadableChannel> unreadable = new ArrayList<>();
+        for (String id : check.channelIds()) {
+            ChannelSplit split = reading.get(id);
+            if (split != null) {
+                unreadable.add(new UnreadableChannel(id, Optional.of(split.position()), true));
+            }
+        }
+        if (unreadable.isEmpty()) {
+            return Set.of();
+        }
+        if (check.policy() == ServerAheadPolicy.FAIL) {
+            throw new ServerAheadException(check.tunnelId(), unreadable)
+                    .withContext(Engine.FLINK, check.tunnel(), check.restoredFrom());
+        }
+        Set<String> ids = new TreeSet<>();
+        for (UnreadableChannel channel : unreadable) {
+            LOG.warn(
+                    "Skipping changes the tunnel server can no longer serve ({}=skip): {}",
+                    ServerAheadPolicy.OPTION_KEY,
+                    channel.describe());
+            ids.add(channel.channelId());
+        }
+        skippedOnServerAhead.addAll(ids);
+        return ids;
     }
 
     @Override

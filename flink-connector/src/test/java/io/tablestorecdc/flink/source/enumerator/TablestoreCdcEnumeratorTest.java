@@ -329,7 +329,7 @@ class TablestoreCdcEnumeratorTest {
                                         entry(
                                                 "a",
                                                 ChannelPosition.at("a@3", 1),
-                                                SplitStatus.ASSIGNED),
+                                                SplitStatus.UNASSIGNED),
                                         entry("b", ChannelPosition.at("b@1"), SplitStatus.ASSIGNED))
                                 .splits(),
                         Optional.of(7L));
@@ -342,6 +342,57 @@ class TablestoreCdcEnumeratorTest {
                 .hasMessageContaining("Nothing was delivered")
                 .hasMessageContaining("on.server.ahead=skip");
         assertThat(server.requests().pushes()).isEmpty();
+    }
+
+    /**
+     * The enumerator's snapshot is taken before the readers': a reader may read a channel to its
+     * end and report it between the two, so the checkpoint's reader state holds the finish, and the
+     * server gets it when the checkpoint completes, while the enumerator's state still holds the
+     * channel assigned. Restoring that checkpoint is restoring the newest state: the start must not
+     * fail, and the reader holding the channel judges it.
+     */
+    @Test
+    void aRestoredAssignedChannelTheServerFinishedIsLeftToItsReaderAndNeverPushedAgain()
+            throws Throwable {
+        givenStreamChannels("a", "b");
+        server.finishedOnServer("a");
+        start(
+                2,
+                new EnumeratorState(
+                        Optional.of(TUNNEL_ID),
+                        Optional.empty(),
+                        state(
+                                        entry(
+                                                "a",
+                                                ChannelPosition.at("a@3", 1),
+                                                SplitStatus.ASSIGNED),
+                                        entry("b", ChannelPosition.at("b@1"), SplitStatus.ASSIGNED))
+                                .splits(),
+                        Optional.of(7L)));
+        registerReaders(0, 1);
+
+        TunnelClientEvent event = (TunnelClientEvent) context.getSentSourceEvent().get(0).get(0);
+        assertThat(event.skipped()).isEmpty();
+        assertThat(event.serverFinished().channelIds()).containsExactly("a");
+        assertThat(event.serverFinished().policy()).isEqualTo(ServerAheadPolicy.FAIL);
+        assertThat(event.serverFinished().restoredFrom())
+                .isEqualTo("Flink checkpoint or savepoint 7");
+        assertThat(context.getSentSourceEvent().get(1)).containsExactly(event);
+
+        enumerator.handleSourceEvent(0, finished("a")); // the reader's state held it finished
+        enumerator.snapshotState(8);
+        enumerator.notifyCheckpointComplete(8);
+        enumerator.handleSourceEvent(
+                0,
+                new CommittedPositionsEvent(
+                        8,
+                        List.of(
+                                new ChannelSplit(
+                                        "a", ChannelType.STREAM, ChannelPosition.finished())),
+                        Set.of()));
+        forceHeartbeatAndDiscover();
+        assertThat(server.finishesReceived()).as("the server had finished it").isEmpty();
+        assertThat(stateOf(enumerator.snapshotState(9))).containsEntry("a", SplitStatus.FINISHED);
     }
 
     @Test

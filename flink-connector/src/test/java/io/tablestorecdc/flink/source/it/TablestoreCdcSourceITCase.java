@@ -384,6 +384,54 @@ class TablestoreCdcSourceITCase {
         assertCommittedExactlyOnce(skipSink, round4);
     }
 
+    /**
+     * The old savepoint is taken before a split whose parent a later run read to its end: the only
+     * unreadable channel is one the savepoint holds assigned to a reader, so the reader judges it
+     * (its state holds it unfinished). By default the job fails naming it; with {@code
+     * on.server.ahead=skip} it delivers exactly the children's changes, once.
+     */
+    @Test
+    void aRestoreAcrossAFinishedAssignedChannelFailsInItsReaderOrWithSkipReadsTheChildrenOnce(
+            @TempDir Path savepoints) throws Exception {
+        givenTableWithStreamTunnel();
+        String sink = "older-assigned-" + COUNTER.incrementAndGet();
+        JobClient first = run(sink, new Configuration(), 1);
+        List<String> all = new ArrayList<>();
+        writeRoundAndAwaitCommitted(sink, 1, all);
+        awaitCheckpointsAfter(sink, 2); // the savepoint's sink holds nothing uncommitted
+        String older = stopWithSavepoint(first, savepoints);
+
+        jobs.add(run(sink, restoringFrom(new Configuration(), older), 2));
+        splitAt("m");
+        List<String> children = new ArrayList<>();
+        writeRound(2, children);
+        all.addAll(children);
+        awaitCommitted(sink, all.size());
+        cancelJobs(); // and await their end: the next job must find no live predecessor
+        jobs.clear();
+
+        String refusedSink = sink + "-fail";
+        JobClient refused = run(refusedSink, restoringFrom(new Configuration(), older), 2);
+        Throwable failure = refused.getJobExecutionResult().handle((r, e) -> e).get();
+        assertThat(failure)
+                .as("the job fails")
+                .isNotNull()
+                .hasStackTraceContaining("restored from state older than the tunnel server's")
+                .hasStackTraceContaining("(Flink checkpoint or savepoint ")
+                .hasStackTraceContaining("the server has finished 1 channel(s)")
+                .hasStackTraceContaining("p-0: every change after position")
+                .hasStackTraceContaining("(the state holds it unfinished")
+                .hasStackTraceContaining("on.server.ahead=skip");
+        assertThat(CommittingListSink.committed(refusedSink)).as("nothing delivered").isEmpty();
+
+        String skipSink = sink + "-skip";
+        serverAhead = ServerAheadPolicy.SKIP;
+        jobs.add(run(skipSink, restoringFrom(new Configuration(), older), 2));
+        awaitCommitted(skipSink, children.size());
+        awaitCheckpointsAfter(skipSink, 3); // a duplicate would be committed by these
+        assertCommittedExactlyOnce(skipSink, children);
+    }
+
     @Test
     void aRestoreFromAnOlderSavepointWithNothingFinishedSinceReadsTheLaterChangesAgain(
             @TempDir Path savepoints) throws Exception {

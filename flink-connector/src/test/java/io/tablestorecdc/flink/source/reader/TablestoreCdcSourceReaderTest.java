@@ -1,7 +1,10 @@
 package io.tablestorecdc.flink.source.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadException;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
@@ -10,6 +13,7 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
+import io.tablestorecdc.flink.source.event.ServerFinishedCheck;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeServices;
@@ -126,6 +130,54 @@ class TablestoreCdcSourceReaderTest {
         assertThat(finishedReports()).containsExactly(new ChannelsFinishedEvent(List.of("z")));
         assertThat(output.getEmittedRecords()).containsExactly("PUT id=11 v='v11'");
         assertThat(reader.snapshotState(1)).contains(split("z", ChannelPosition.finished()));
+    }
+
+    // ---- a restored channel the server finished (docs/exactly-once.md, "Restoring from older
+    // state") ----
+
+    @Test
+    void aRestoredChannelHeldFinishedThatTheServerFinishedIsReportedAgainAndAllElseRead()
+            throws Exception {
+        addSplitsWithoutClient(
+                split("a", ChannelPosition.finished()), split("b", ChannelPosition.at("b@1")));
+        giveClient(serverFinished(ServerAheadPolicy.FAIL, "a"));
+
+        pollUntil(() -> output.getEmittedRecords().size() == 1);
+
+        assertThat(output.getEmittedRecords()).containsExactly("PUT id=11 v='v11'");
+        assertThat(finishedReports()).containsExactly(new ChannelsFinishedEvent(List.of("a")));
+    }
+
+    @Test
+    void aRestoredChannelHeldUnfinishedThatTheServerFinishedFailsTheReaderBeforeAnyRead() {
+        addSplitsWithoutClient(
+                split("a", ChannelPosition.at("a@0")), split("b", ChannelPosition.at("b@1")));
+
+        assertThatThrownBy(() -> giveClient(serverFinished(ServerAheadPolicy.FAIL, "a", "z")))
+                .isInstanceOf(ServerAheadException.class)
+                .hasMessageContaining("The job on tunnel 'orders' of table 'orders'")
+                .hasMessageContaining("(Flink checkpoint or savepoint 7)")
+                .hasMessageContaining("the server has finished 1 channel(s)")
+                .hasMessageContaining("a: every change after position a@0")
+                .hasMessageContaining("Nothing was delivered")
+                .hasMessageContaining("on.server.ahead=skip");
+        assertThat(client.get()).as("no client: nothing can be read").isNull();
+        assertThat(pollStatus()).isNotEqualTo(InputStatus.MORE_AVAILABLE);
+        assertThat(output.getEmittedRecords()).isEmpty();
+    }
+
+    @Test
+    void withSkipARestoredChannelHeldUnfinishedThatTheServerFinishedEndsUnread() throws Exception {
+        addSplitsWithoutClient(
+                split("a", ChannelPosition.at("a@0")), split("b", ChannelPosition.at("b@1")));
+        giveClient(serverFinished(ServerAheadPolicy.SKIP, "a"));
+
+        pollUntil(() -> output.getEmittedRecords().size() == 1 && !finishedReports().isEmpty());
+
+        assertThat(output.getEmittedRecords()).containsExactly("PUT id=11 v='v11'");
+        assertThat(finishedReports()).containsExactly(new ChannelsFinishedEvent(List.of("a")));
+        assertThat(reader.snapshotState(1)).contains(split("a", ChannelPosition.finished()));
+        assertThat(gauge("reader.channelsSkippedOnServerAhead")).isEqualTo(1);
     }
 
     @Test
@@ -254,7 +306,22 @@ class TablestoreCdcSourceReaderTest {
     }
 
     private void giveClient() {
-        reader.handleSourceEvents(new TunnelClientEvent(new TunnelClientId("t", "client-1")));
+        giveClient(ServerFinishedCheck.none());
+    }
+
+    private void giveClient(ServerFinishedCheck serverFinished) {
+        reader.handleSourceEvents(
+                new TunnelClientEvent(
+                        new TunnelClientId("t", "client-1"), Set.of(), serverFinished));
+    }
+
+    private static ServerFinishedCheck serverFinished(ServerAheadPolicy policy, String... ids) {
+        return new ServerFinishedCheck(
+                Set.of(ids),
+                policy,
+                "t",
+                "tunnel 'orders' of table 'orders'",
+                "Flink checkpoint or savepoint 7");
     }
 
     private InputStatus pollStatus() {
