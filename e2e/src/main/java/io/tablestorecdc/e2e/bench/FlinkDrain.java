@@ -2,6 +2,7 @@ package io.tablestorecdc.e2e.bench;
 
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
@@ -13,6 +14,8 @@ import java.util.function.Function;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -21,7 +24,6 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -94,7 +96,7 @@ final class FlinkDrain {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(
                         PARALLELISM, configuration(checkpoints));
-        source.apply(env).addSink(new CountingSink()).name("counting sink");
+        source.apply(env).sinkTo(new CountingSink()).name("counting sink");
         long start = System.nanoTime();
         JobClient job = env.executeAsync("tablestore-cdc bench " + consumer);
         try {
@@ -176,15 +178,26 @@ final class FlinkDrain {
     }
 
     /** Counts records into the run's window (one atomic add per record); discards them. */
-    private static final class CountingSink implements SinkFunction<String> {
+    private static final class CountingSink extends WriterInitContextSink<String> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public void invoke(String value, Context context) {
-            if (FIRST_NANOS.get() == 0) {
-                FIRST_NANOS.compareAndSet(0, System.nanoTime());
-            }
-            seen.add(1);
+        public SinkWriter<String> createWriter(WriterInitContext context) {
+            return new SinkWriter<>() {
+                @Override
+                public void write(String value, Context context) {
+                    if (FIRST_NANOS.get() == 0) {
+                        FIRST_NANOS.compareAndSet(0, System.nanoTime());
+                    }
+                    seen.add(1);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
         }
     }
 }

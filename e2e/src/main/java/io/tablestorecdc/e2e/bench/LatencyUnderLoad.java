@@ -2,6 +2,7 @@ package io.tablestorecdc.e2e.bench;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
+import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,12 +11,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 import org.apache.spark.sql.ForeachWriter;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -89,7 +91,7 @@ final class LatencyUnderLoad {
                         FlinkDrain.source(emulator, table.name(), "latency"),
                         WatermarkStrategy.noWatermarks(),
                         "changes")
-                .addSink(new ArrivalSink())
+                .sinkTo(new ArrivalSink())
                 .name("arrival sink");
         JobClient job = env.executeAsync("tablestore-cdc bench latency");
         try {
@@ -181,13 +183,24 @@ final class LatencyUnderLoad {
         public void close(Throwable error) {}
     }
 
-    /** Flink's sink: notes when each key is emitted to it. */
-    private static final class ArrivalSink implements SinkFunction<String> {
+    /** Flink's sink: notes when each key is written to it. */
+    private static final class ArrivalSink extends WriterInitContextSink<String> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public void invoke(String key, Context context) {
-            arrived(key);
+        public SinkWriter<String> createWriter(WriterInitContext context) {
+            return new SinkWriter<>() {
+                @Override
+                public void write(String key, Context context) {
+                    arrived(key);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
         }
     }
 }

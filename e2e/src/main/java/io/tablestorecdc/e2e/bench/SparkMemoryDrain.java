@@ -1,5 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
+import io.tablestorecdc.e2e.compat.MemoryRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
@@ -7,11 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.streaming.MemoryStream;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
@@ -50,14 +50,11 @@ final class SparkMemoryDrain {
 
     /** Fills a fresh MemoryStream (untimed), then times the query that drains it. */
     Measurement drain() throws Exception {
-        MemoryStream<Row> stream =
-                MemoryStream.apply(partitions, Encoders.row(schema), spark.sqlContext());
-        stream.addData((scala.collection.TraversableOnce<Row>) JavaConverters.asScalaBuffer(rows));
+        Dataset<Row> stream = MemoryRows.stream(spark, schema, partitions, rows);
         Path checkpoint = Files.createTempDirectory("tablestore-cdc-bench-memory");
         long start = System.nanoTime();
         StreamingQuery query =
-                stream.toDF()
-                        .writeStream()
+                stream.writeStream()
                         .format("noop")
                         .trigger(Trigger.AvailableNow())
                         .option("checkpointLocation", checkpoint.toString())

@@ -46,7 +46,7 @@ public final class FlinkCrashChild {
                         .uid("tablestore-cdc-source")
                         .keyBy(new ByOrderId());
         changes.sinkTo(sink(target, args.get("sinkReplica"))).uid("tablestore-sink");
-        changes.addSink(
+        changes.sinkTo(
                         new LoggingReplicaSink(
                                 target,
                                 args.get("replica"),

@@ -4,24 +4,29 @@ import com.alicloud.openservices.tablestore.SyncClient;
 import io.tablestorecdc.e2e.DemoTarget;
 import io.tablestorecdc.e2e.orders.OrderChange;
 import io.tablestorecdc.e2e.orders.OrderReplica;
+import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.state.FunctionInitializationContext;
-import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * The crash test's Flink sink: buffers changes and, when a checkpoint is taken, appends them to
  * this subtask's change log under the checkpoint id, then upserts them into the replica table. So a
  * completed checkpoint means its changes are in the log and the replica; changes after it are
  * delivered again after a restore, and the upsert absorbs them.
+ *
+ * <p>A Sink V2 whose writer is stateful only to learn each checkpoint's id: the operator calls
+ * {@link StatefulSinkWriter#snapshotState(long)} when the checkpoint's barrier reaches it, after
+ * every change the checkpoint holds. The writer keeps no state (the buffer is empty after each
+ * snapshot), so it snapshots none and a restored writer starts empty.
  */
-@SuppressWarnings("deprecation") // SinkFunction: the simplest sink that sees checkpoint ids
-final class LoggingReplicaSink extends RichSinkFunction<SequencedChange>
-        implements CheckpointedFunction {
+final class LoggingReplicaSink extends WriterInitContextSink<SequencedChange>
+        implements SupportsWriterState<SequencedChange, Void> {
 
     private static final long serialVersionUID = 1L;
 
@@ -30,12 +35,6 @@ final class LoggingReplicaSink extends RichSinkFunction<SequencedChange>
     private final String changeLogPrefix;
     private final int holdAt;
     private final String holdMarker;
-
-    private transient SyncClient client;
-    private transient OrderReplica replica;
-    private transient List<SequencedChange> buffer;
-    private transient Path changeLog;
-    private transient CommitHold hold;
 
     LoggingReplicaSink(
             DemoTarget target,
@@ -51,43 +50,88 @@ final class LoggingReplicaSink extends RichSinkFunction<SequencedChange>
     }
 
     @Override
-    public void open(Configuration parameters) {
-        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        client = target.syncClient();
-        replica = new OrderReplica(client, replicaTable);
-        buffer = new ArrayList<>();
-        changeLog = Path.of(changeLogPrefix + "-sink-" + subtask + ".changes");
-        // One subtask holding is enough: the checkpoint cannot complete without it.
-        hold = new CommitHold(subtask == 0 ? holdAt : 0, Path.of(holdMarker));
+    public Writer createWriter(WriterInitContext context) {
+        return new Writer(context.getTaskInfo().getIndexOfThisSubtask());
     }
 
     @Override
-    public void invoke(SequencedChange change, Context context) {
-        buffer.add(change);
+    public Writer restoreWriter(WriterInitContext context, Collection<Void> recoveredState) {
+        return createWriter(context);
     }
 
     @Override
-    public void snapshotState(FunctionSnapshotContext context) {
-        if (buffer.isEmpty()) {
-            return;
+    public SimpleVersionedSerializer<Void> getWriterStateSerializer() {
+        return NoState.INSTANCE;
+    }
+
+    /** One subtask's writer. */
+    final class Writer implements StatefulSinkWriter<SequencedChange, Void> {
+        private final SyncClient client;
+        private final OrderReplica replica;
+        private final Path changeLog;
+        private final CommitHold hold;
+        private List<SequencedChange> buffer = new ArrayList<>();
+
+        private Writer(int subtask) {
+            client = target.syncClient();
+            replica = new OrderReplica(client, replicaTable);
+            changeLog = Path.of(changeLogPrefix + "-sink-" + subtask + ".changes");
+            // One subtask holding is enough: the checkpoint cannot complete without it.
+            hold = new CommitHold(subtask == 0 ? holdAt : 0, Path.of(holdMarker));
         }
-        long checkpoint = context.getCheckpointId();
-        ChangeLog.append(changeLog, checkpoint, buffer.stream().map(c -> c.delivered()).toList());
-        List<OrderChange> changes = buffer.stream().map(c -> c.change).toList();
-        replica.apply(changes);
-        ChildOutput.say(
-                "checkpoint " + checkpoint + ": " + changes.size() + " changes in " + changeLog);
-        buffer = new ArrayList<>();
-        hold.delivered(checkpoint);
+
+        @Override
+        public void write(SequencedChange change, Context context) {
+            buffer.add(change);
+        }
+
+        @Override
+        public void flush(boolean endOfInput) {}
+
+        @Override
+        public List<Void> snapshotState(long checkpoint) {
+            if (buffer.isEmpty()) {
+                return List.of();
+            }
+            ChangeLog.append(
+                    changeLog, checkpoint, buffer.stream().map(c -> c.delivered()).toList());
+            List<OrderChange> changes = buffer.stream().map(c -> c.change).toList();
+            replica.apply(changes);
+            ChildOutput.say(
+                    "checkpoint "
+                            + checkpoint
+                            + ": "
+                            + changes.size()
+                            + " changes in "
+                            + changeLog);
+            buffer = new ArrayList<>();
+            hold.delivered(checkpoint);
+            return List.of();
+        }
+
+        @Override
+        public void close() {
+            client.shutdown();
+        }
     }
 
-    @Override
-    public void initializeState(FunctionInitializationContext context) {}
+    /** The writer snapshots no state; this serializer is never given any. */
+    private static final class NoState implements SimpleVersionedSerializer<Void> {
+        static final NoState INSTANCE = new NoState();
 
-    @Override
-    public void close() {
-        if (client != null) {
-            client.shutdown();
+        @Override
+        public int getVersion() {
+            return 1;
+        }
+
+        @Override
+        public byte[] serialize(Void state) {
+            return new byte[0];
+        }
+
+        @Override
+        public Void deserialize(int version, byte[] serialized) {
+            return null;
         }
     }
 }

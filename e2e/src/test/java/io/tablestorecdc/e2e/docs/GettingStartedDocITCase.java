@@ -93,6 +93,68 @@ class GettingStartedDocITCase {
     }
 
     @Test
+    void theOtherLinesCommandAddsTheProfileThatSwapsTheEngines() throws Exception {
+        String page = DocPages.read(PAGE);
+        String block = DocPages.block(page, "## On Flink 2.x and Spark 4", "```\n");
+        assertThat(DocPages.invocations("mvn", block, dir))
+                .containsExactly(
+                        List.of("-B", "-q", "-Pdemo,next-engines", "package", "-DskipTests"));
+        assertTheDemoProfileRunsTheDemoAtPackage();
+        assertThat(DocPages.read("README.md").replaceAll("\\s+", " "))
+                .as("the README's sentence on the other line")
+                .contains("`" + block.strip() + "`");
+
+        // The profile swaps in the other line's connector modules of this build and their engines.
+        Document e2e = pom();
+        Document root = DocPages.pom("pom.xml");
+        String next = "/project/profiles/profile[id='next-engines']/properties/";
+        assertThat(DocPages.xpath(e2e, next + "e2e.flink.connector"))
+                .isEqualTo(
+                        DocPages.xpath(
+                                DocPages.pom("flink-connector-2/pom.xml"), "/project/artifactId"));
+        assertThat(DocPages.xpath(e2e, next + "e2e.spark.connector"))
+                .isEqualTo("spark-connector-4.2_${spark4.scala.binary.version}");
+        assertThat(DocPages.xpath(DocPages.pom("spark-connector-4/pom.xml"), "/project/artifactId"))
+                .isEqualTo(
+                        "spark-connector-4.2_"
+                                + DocPages.xpath(
+                                        root, "/project/properties/spark4.scala.binary.version"));
+        for (String module : List.of("flink-connector-2", "spark-connector-4")) {
+            assertThat(DocPages.xpath(root, "/project/modules/module[.='" + module + "']"))
+                    .isEqualTo(module);
+        }
+        assertThat(DocPages.xpath(e2e, next + "flink.version")).isEqualTo("${flink2.version}");
+        assertThat(DocPages.xpath(e2e, next + "flink.table.version"))
+                .isEqualTo("${flink2.version}");
+        assertThat(DocPages.xpath(e2e, next + "spark.version")).isEqualTo("${spark4.version}");
+        assertThat(DocPages.xpath(e2e, next + "scala.binary.version"))
+                .isEqualTo("${spark4.scala.binary.version}");
+        assertThat(DocPages.xpath(e2e, next + "netty.version"))
+                .isEqualTo(
+                        DocPages.xpath(
+                                DocPages.pom("spark-connector-4/pom.xml"),
+                                "/project/properties/netty.version"));
+        assertThat(page)
+                .contains("Flink " + DocPages.xpath(root, "/project/properties/flink2.version"))
+                .contains("Spark " + DocPages.xpath(root, "/project/properties/spark4.version"));
+        // ...through the module's connector dependencies, which name the line's modules.
+        String dependency = "/project/dependencies/dependency[artifactId='%s']/groupId";
+        assertThat(DocPages.xpath(e2e, dependency.formatted("${e2e.flink.connector}")))
+                .isEqualTo("io.tablestorecdc");
+        assertThat(DocPages.xpath(e2e, dependency.formatted("${e2e.spark.connector}")))
+                .isEqualTo("io.tablestorecdc");
+
+        // Each line's shims: the same classes under the same names, as the page says.
+        assertThat(DocPages.xpath(e2e, "/project/properties/e2e.shim.dir"))
+                .isEqualTo("src/shim-default/java");
+        assertThat(DocPages.xpath(e2e, next + "e2e.shim.dir")).isEqualTo("src/shim-next/java");
+        assertThat(page).contains("`e2e/src/shim-default/java`", "`e2e/src/shim-next/java`");
+        assertThat(shimFiles("src/shim-next/java"))
+                .isNotEmpty()
+                .isEqualTo(shimFiles("src/shim-default/java"));
+    }
+
+    @Test
     void everyFlagOfTheTableIsADemoFlag() throws Exception {
         String page = DocPages.read(PAGE);
         String table = page.substring(page.indexOf("## Flags"), page.indexOf("## Time to a first"));
@@ -316,6 +378,17 @@ class GettingStartedDocITCase {
         assertThat(main.group(1)).isEqualTo(Demo.class.getName());
         Method entry = Demo.class.getMethod("main", String[].class);
         assertThat(Modifier.isStatic(entry.getModifiers())).isTrue();
+    }
+
+    /** The files under the e2e module's {@code shimDir}, relative to it. */
+    private static List<String> shimFiles(String shimDir) throws Exception {
+        Path root = DocPages.REPO.resolve("e2e").resolve(shimDir);
+        try (var files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile)
+                    .map(f -> root.relativize(f).toString())
+                    .sorted()
+                    .toList();
+        }
     }
 
     private static Document pom() throws Exception {

@@ -18,11 +18,11 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * A local Flink job (parallelism 2, a checkpoint every second, no restarts) that reads the tunnel
- * with {@link TablestoreCdcSource} into a {@link CaptureSink}: the Flink side of the end-to-end
- * tests.
+ * with {@link TablestoreCdcSource} into a {@link Capture}: the Flink side of the end-to-end tests.
  */
 public final class FlinkCapture implements AutoCloseable {
 
@@ -30,7 +30,7 @@ public final class FlinkCapture implements AutoCloseable {
     static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
 
     private final String runId = UUID.randomUUID().toString();
-    private final CaptureSink.Run run = CaptureSink.register(runId);
+    private final Capture.Run run = Capture.register(runId);
     private final JobClient job;
     private boolean ended;
 
@@ -41,9 +41,12 @@ public final class FlinkCapture implements AutoCloseable {
                 StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, conf);
         env.fromSource(source(target), WatermarkStrategy.noWatermarks(), "orders changes")
                 .uid("tablestore-cdc-source")
-                .addSink(new CaptureSink(runId))
+                .process(new Capture(runId))
                 .uid("capture")
-                .name("capture");
+                .name("capture")
+                .sinkTo(new DiscardingSink<>())
+                .uid("discard")
+                .name("discard");
         job = env.executeAsync("tablestore-cdc e2e: " + target.tunnel());
     }
 
@@ -147,7 +150,7 @@ public final class FlinkCapture implements AutoCloseable {
         try {
             cancel();
         } finally {
-            CaptureSink.unregister(runId);
+            Capture.unregister(runId);
         }
     }
 }

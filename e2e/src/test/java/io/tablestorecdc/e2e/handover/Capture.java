@@ -8,18 +8,21 @@ import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
 
 /**
- * Records every change at once (an at-least-once sink), tagged with the first checkpoint that holds
- * it, and which checkpoints completed. Chained to the source, so a subtask sees each channel's
- * changes in read order and a checkpoint's barrier right after the changes that checkpoint holds.
+ * Records every change at once (at least once), tagged with the first checkpoint that holds it, and
+ * which checkpoints completed. Chained to the source, so a subtask sees each channel's changes in
+ * read order and a checkpoint's barrier right after the changes that checkpoint holds. It emits
+ * nothing; the job ends in a discarding Sink V2. A function rather than a sink because it must hear
+ * of completed checkpoints, which Flink tells functions ({@link CheckpointListener}) but not Sink
+ * V2 writers.
  *
  * <p>The local job runs in the test's JVM; its records reach the test through {@link Run}, found by
- * run id, because the sink itself is serialized.
+ * run id, because the function itself is serialized.
  */
-@SuppressWarnings("deprecation") // SinkFunction: the simplest sink that sees checkpoint ids
-final class CaptureSink extends RichSinkFunction<SeenChange>
+final class Capture extends ProcessFunction<SeenChange, Void>
         implements CheckpointedFunction, CheckpointListener {
 
     private static final long serialVersionUID = 1L;
@@ -28,11 +31,11 @@ final class CaptureSink extends RichSinkFunction<SeenChange>
     private final String runId;
     private transient long lastSnapshot;
 
-    CaptureSink(String runId) {
+    Capture(String runId) {
         this.runId = runId;
     }
 
-    /** What the sink subtasks of one job run report. */
+    /** What the capturing subtasks of one job run report. */
     static final class Run {
         final DeliveryLog log = new DeliveryLog("flink");
         final NavigableSet<Long> completed = new ConcurrentSkipListSet<>();
@@ -49,7 +52,7 @@ final class CaptureSink extends RichSinkFunction<SeenChange>
     }
 
     @Override
-    public void invoke(SeenChange change, Context context) {
+    public void processElement(SeenChange change, Context context, Collector<Void> out) {
         RUNS.get(runId).log.add(change.in(lastSnapshot + 1));
     }
 
