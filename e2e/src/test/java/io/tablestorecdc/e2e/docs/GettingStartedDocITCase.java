@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -113,12 +114,36 @@ class GettingStartedDocITCase {
                         DocPages.xpath(
                                 DocPages.pom("flink-connector-2/pom.xml"), "/project/artifactId"));
         assertThat(DocPages.xpath(e2e, next + "e2e.spark.connector"))
-                .isEqualTo("spark-connector-4.2_${spark4.scala.binary.version}");
-        assertThat(DocPages.xpath(DocPages.pom("spark-connector-4/pom.xml"), "/project/artifactId"))
-                .isEqualTo(
-                        "spark-connector-4.2_"
+                .isEqualTo("tablestore-cdc-spark-4.2_${spark4.scala.binary.version}");
+        // Each artifact names the engine line it is built for, as the pages say.
+        Map<String, String> artifacts =
+                Map.of(
+                        "flink-connector/pom.xml",
+                        "tablestore-cdc-flink-" + majorMinor(root, "flink.version"),
+                        "flink-connector-2/pom.xml",
+                        "tablestore-cdc-flink-" + majorMinor(root, "flink2.version"),
+                        "spark-connector/pom.xml",
+                        "tablestore-cdc-spark-"
+                                + majorMinor(root, "spark.version")
+                                + "_"
+                                + DocPages.xpath(root, "/project/properties/scala.binary.version"),
+                        "spark-connector-4/pom.xml",
+                        "tablestore-cdc-spark-"
+                                + majorMinor(root, "spark4.version")
+                                + "_"
                                 + DocPages.xpath(
                                         root, "/project/properties/spark4.scala.binary.version"));
+        String readme = DocPages.read("README.md");
+        for (Map.Entry<String, String> artifact : artifacts.entrySet()) {
+            assertThat(DocPages.xpath(DocPages.pom(artifact.getKey()), "/project/artifactId"))
+                    .as(artifact.getKey())
+                    .isEqualTo(artifact.getValue());
+            assertThat(readme).contains("`" + artifact.getValue() + "`");
+        }
+        assertThat(DocPages.xpath(e2e, "/project/properties/e2e.flink.connector"))
+                .isEqualTo(artifacts.get("flink-connector/pom.xml"));
+        assertThat(DocPages.xpath(e2e, "/project/properties/e2e.spark.connector"))
+                .isEqualTo(artifacts.get("spark-connector/pom.xml"));
         for (String module : List.of("flink-connector-2", "spark-connector-4")) {
             assertThat(DocPages.xpath(root, "/project/modules/module[.='" + module + "']"))
                     .isEqualTo(module);
@@ -421,5 +446,10 @@ class GettingStartedDocITCase {
             Thread.sleep(20);
         }
         throw new AssertionError("no ready line within 60 s");
+    }
+
+    private static String majorMinor(Document root, String property) throws Exception {
+        String version = DocPages.xpath(root, "/project/properties/" + property);
+        return version.substring(0, version.indexOf('.', version.indexOf('.') + 1));
     }
 }
