@@ -67,7 +67,9 @@ final class TablestoreMicroBatchStream
         if (connection == null) {
             connection = SourceConnection.open(options, checkpointLocation);
             planner = new BatchPlanner(connection, options);
-            progress = new ServerProgress(connection, options.tunnelName());
+            progress =
+                    new ServerProgress(
+                            connection, options.tunnelName(), options.serverProgressInterval());
             purge =
                     new BackgroundPurge(
                             connection.metaStore(),

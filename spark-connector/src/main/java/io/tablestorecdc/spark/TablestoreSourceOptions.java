@@ -34,7 +34,7 @@ import java.util.TreeSet;
  */
 public final class TablestoreSourceOptions implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     public static final String ENDPOINT = SourceOption.ENDPOINT.key();
     public static final String INSTANCE_NAME = SourceOption.INSTANCE_NAME.key();
@@ -56,6 +56,7 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final String CHANNEL_READ_BUDGET = "channel.read.budget";
     public static final String MAX_CHANNELS_PER_PARTITION = "max.channels.per.partition";
     public static final String ON_VANISHED_CHANNEL = VanishedChannelPolicy.OPTION_KEY;
+    public static final String SERVER_PROGRESS_INTERVAL = "server.progress.interval";
     public static final String SKIP_INVALID_DATA = SourceOption.SKIP_INVALID_DATA.key();
     public static final String IGNORE_DELETE = SourceOption.IGNORE_DELETE.key();
 
@@ -63,6 +64,9 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final long DEFAULT_MAX_ROWS_PER_CHANNEL = 100_000L;
     public static final Duration DEFAULT_CHANNEL_READ_BUDGET = Duration.ofSeconds(10);
     public static final Duration DEFAULT_MAX_TRIGGER_DELAY = Duration.ofMinutes(15);
+
+    /** As the Tablestore SDK's own tunnel worker checkpoints: at most every 5 seconds. */
+    public static final Duration DEFAULT_SERVER_PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
     /** The options only Spark reads. */
     private static final Set<String> SPARK_ONLY =
@@ -74,7 +78,8 @@ public final class TablestoreSourceOptions implements Serializable {
                     MAX_ROWS_PER_CHANNEL,
                     CHANNEL_READ_BUDGET,
                     MAX_CHANNELS_PER_PARTITION,
-                    ON_VANISHED_CHANNEL);
+                    ON_VANISHED_CHANNEL,
+                    SERVER_PROGRESS_INTERVAL);
 
     /** Every option this source reads. */
     public static final Set<String> KNOWN = known();
@@ -88,6 +93,7 @@ public final class TablestoreSourceOptions implements Serializable {
     private final Duration channelReadBudget;
     private final int maxChannelsPerPartition;
     private final VanishedChannelPolicy onVanishedChannel;
+    private final Duration serverProgressInterval;
 
     private TablestoreSourceOptions(SourceSettings settings, SparkOnly own) {
         this.settings = settings;
@@ -99,6 +105,7 @@ public final class TablestoreSourceOptions implements Serializable {
         this.channelReadBudget = own.budget;
         this.maxChannelsPerPartition = own.maxChannelsPerPartition;
         this.onVanishedChannel = own.onVanished;
+        this.serverProgressInterval = own.serverProgressInterval;
     }
 
     /**
@@ -177,6 +184,14 @@ public final class TablestoreSourceOptions implements Serializable {
         return maxTriggerDelay;
     }
 
+    /**
+     * At most how often the positions of committed batches are pushed to the tunnel server (zero:
+     * after every batch). A batch that finishes a channel is pushed at once, whatever this says.
+     */
+    public Duration serverProgressInterval() {
+        return serverProgressInterval;
+    }
+
     public long maxRowsPerChannel() {
         return maxRowsPerChannel;
     }
@@ -244,6 +259,10 @@ public final class TablestoreSourceOptions implements Serializable {
                 + ON_VANISHED_CHANNEL
                 + "="
                 + onVanishedChannel.name().toLowerCase(Locale.ROOT)
+                + ", "
+                + SERVER_PROGRESS_INTERVAL
+                + "="
+                + serverProgressInterval
                 + "}";
     }
 
@@ -262,6 +281,7 @@ public final class TablestoreSourceOptions implements Serializable {
         private final Duration budget;
         private final int maxChannelsPerPartition;
         private final VanishedChannelPolicy onVanished;
+        private final Duration serverProgressInterval;
 
         SparkOnly(OptionValues values) {
             retention =
@@ -316,6 +336,9 @@ public final class TablestoreSourceOptions implements Serializable {
                             ON_VANISHED_CHANNEL,
                             VanishedChannelPolicy.FAIL,
                             VanishedChannelPolicy::fromOption);
+            serverProgressInterval =
+                    values.nonNegativeDuration(
+                            SERVER_PROGRESS_INTERVAL, DEFAULT_SERVER_PROGRESS_INTERVAL);
         }
     }
 

@@ -52,6 +52,7 @@ class TablestoreSourceOptionsTest {
         assertThat(o.channelReadBudget()).isEqualTo(Duration.ofSeconds(10));
         assertThat(o.maxChannelsPerPartition()).isEmpty();
         assertThat(o.onVanishedChannel()).isEqualTo(VanishedChannelPolicy.FAIL);
+        assertThat(o.serverProgressInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.skipInvalidData()).isFalse();
         assertThat(o.ignoreDelete()).isFalse();
         assertThat(o.tablestoreEndpoint().credentials().fixedCredentials().orElseThrow().stsToken())
@@ -77,6 +78,7 @@ class TablestoreSourceOptionsTest {
         m.put("Channel.Read.Budget", "1500ms");
         m.put("Max.Channels.Per.Partition", "64");
         m.put("On.Vanished.Channel", "WARN");
+        m.put("Server.Progress.Interval", "0s");
         m.put("Skip.Invalid.Data", "TRUE");
         m.put("Ignore.Delete", "true");
 
@@ -92,6 +94,7 @@ class TablestoreSourceOptionsTest {
         assertThat(o.channelReadBudget()).isEqualTo(Duration.ofMillis(1500));
         assertThat(o.maxChannelsPerPartition()).hasValue(64);
         assertThat(o.onVanishedChannel()).isEqualTo(VanishedChannelPolicy.WARN);
+        assertThat(o.serverProgressInterval()).isZero();
         assertThat(o.skipInvalidData()).isTrue();
         assertThat(o.ignoreDelete()).isTrue();
         assertThat(o.tablestoreEndpoint().credentials().fixedCredentials().orElseThrow().stsToken())
@@ -156,6 +159,8 @@ class TablestoreSourceOptionsTest {
         assertBad("meta.retention.batches", "1", "from 2 to");
         assertBad("channel.read.budget", "soon", "use a positive duration such as 500ms");
         assertBad("channel.read.budget", "0s", "use a positive duration");
+        assertBad("server.progress.interval", "-1s", "use a duration of zero or more such as 0s");
+        assertBad("server.progress.interval", "often", "use a duration of zero or more");
         assertBad("on.vanished.channel", "ignore", "use fail (default) or warn");
         assertBad("skip.invalid.data", "yes", "use true or false");
         assertBad("ignore.delete", "1", "use true or false");

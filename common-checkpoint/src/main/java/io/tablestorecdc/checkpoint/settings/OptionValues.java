@@ -120,6 +120,25 @@ public final class OptionValues {
                                                                         + " PT10S"))));
     }
 
+    /** A duration of zero or more, in the forms {@link #parseDuration} reads. */
+    public Duration nonNegativeDuration(String key, Duration fallback) {
+        return parsed(
+                key,
+                fallback,
+                text ->
+                        parseDuration(text)
+                                .filter(d -> !d.isNegative())
+                                .orElseThrow(
+                                        () ->
+                                                new IllegalArgumentException(
+                                                        invalidValue(
+                                                                key,
+                                                                text,
+                                                                "use a duration of zero or more"
+                                                                        + " such as 0s, 500ms, 5s"
+                                                                        + " or PT5S"))));
+    }
+
     /**
      * The value of {@code key} read by {@code parser}, or {@code fallback} when it is not set. A
      * parser's {@link IllegalArgumentException} message is recorded as the problem, so a parser
