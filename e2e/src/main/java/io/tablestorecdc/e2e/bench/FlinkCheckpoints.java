@@ -66,7 +66,8 @@ final class FlinkCheckpoints {
             double idleMetaRequestsPerCheckpoint,
             double idleMetaRowsPerCheckpoint,
             double metaRowsDeletedPerCheckpoint,
-            double medianMetaRowsPerCheckpoint) {}
+            double medianMetaRowsPerCheckpoint,
+            double steadyMetaRowsPerCheckpoint) {}
 
     Figures measure(String table, String tunnel, int channels, long expected) throws Exception {
         return measure(table, tunnel, channels, expected, MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY);
@@ -132,7 +133,11 @@ final class FlinkCheckpoints {
                 idle.table() / (double) idleCheckpoints,
                 (end.metaWritten() - settled.metaWritten()) / (double) idleCheckpoints,
                 (drained.metaDeleted() - start.metaDeleted()) / (double) active,
-                medianRowsWritten(first, drainedAt));
+                medianRowsWritten(first, drainedAt),
+                drainedAt > first
+                        ? (drained.metaWritten() - MARKS.get(first).metaWritten())
+                                / (double) (drainedAt - first)
+                        : Double.NaN);
     }
 
     /** The median of the meta rows written between consecutive completed checkpoints. */

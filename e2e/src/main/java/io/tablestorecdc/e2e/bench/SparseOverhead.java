@@ -64,11 +64,16 @@ final class SparseOverhead {
                 IntStream.range(0, ACTIVE).map(i -> i * (CHANNELS / ACTIVE) + 3).boxed().toList();
     }
 
-    /** One consumer's figures: per batch (Spark) or per checkpoint (Flink) while changes flow. */
+    /**
+     * One consumer's figures: per batch (Spark) or per checkpoint (Flink) while changes flow, after
+     * the first one, which holds the consumer's start (each channel's adoption record and first
+     * snapshot entry); {@code metaRowsWrittenPerBatchWithStart} includes it.
+     */
     record Figures(
             String engine,
             int fullSnapshotEvery,
             int batches,
+            double metaRowsWrittenPerBatchWithStart,
             double metaRowsWrittenPerBatch,
             double metaRowsDeletedPerBatch,
             double medianMetaRowsWrittenPerBatch,
@@ -164,6 +169,7 @@ final class SparseOverhead {
                 "spark",
                 every,
                 n,
+                withData.stream().mapToLong(Mark::written).sum() / (double) withData.size(),
                 steady.stream().mapToLong(Mark::written).sum() / (double) n,
                 steady.stream().mapToLong(Mark::deleted).sum() / (double) n,
                 steady.stream().mapToLong(Mark::written).sorted().skip(n / 2).findFirst().orElse(0),
@@ -229,6 +235,7 @@ final class SparseOverhead {
                     every,
                     f.activeCheckpoints(),
                     f.metaRowsPerCheckpoint(),
+                    f.steadyMetaRowsPerCheckpoint(),
                     f.metaRowsDeletedPerCheckpoint(),
                     f.medianMetaRowsPerCheckpoint(),
                     f.tunnelCheckpointsPerCheckpoint(),
