@@ -78,6 +78,7 @@ final class SparseOverhead {
             double metaRowsDeletedPerBatch,
             double medianMetaRowsWrittenPerBatch,
             double tunnelCheckpointsPerBatch,
+            double metaRequestsPerBatch,
             double restoreReadMs,
             long restoreRangeReads) {}
 
@@ -175,6 +176,7 @@ final class SparseOverhead {
                 steady.stream().mapToLong(Mark::written).sorted().skip(n / 2).findFirst().orElse(0),
                 steady.stream().mapToLong(m -> m.requests().get("tunnel/checkpoint")).sum()
                         / (double) n,
+                steady.stream().mapToLong(m -> m.requests().table()).sum() / (double) n,
                 restore.medianMs(),
                 restore.rangeReads());
     }
@@ -239,6 +241,7 @@ final class SparseOverhead {
                     f.metaRowsDeletedPerCheckpoint(),
                     f.medianMetaRowsPerCheckpoint(),
                     f.tunnelCheckpointsPerCheckpoint(),
+                    f.metaRequestsPerCheckpoint(),
                     Double.NaN,
                     0);
         } finally {

@@ -11,6 +11,8 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,6 +33,7 @@ final class CheckpointCommits {
     private final PendingFinishes pending = new PendingFinishes();
     private final ServerPushLedger pushes = new ServerPushLedger();
     private Map<String, ChannelPosition> metaWritten = Map.of();
+    private final Set<String> adoptionsRecorded = new HashSet<>();
 
     /** The restored state is a completed checkpoint: its positions and finishes are committed. */
     void restore(EnumeratorState state) {
@@ -94,12 +97,21 @@ final class CheckpointCommits {
             return Optional.empty();
         }
         BatchSnapshot snapshot = progress.snapshot(tunnelId, BatchToken.random());
-        return Optional.of(new MetaWrite(snapshot, progress.adoptions().values(), positions));
+        List<ChannelCheckpoint> adoptions =
+                progress.adoptions().values().stream()
+                        .filter(a -> !adoptionsRecorded.contains(a.channelId()))
+                        .toList();
+        return Optional.of(new MetaWrite(snapshot, adoptions, positions));
     }
 
-    /** A meta write succeeded. */
+    /**
+     * A meta write succeeded: its adoptions are recorded and are not sent again (a checkpoint's
+     * write then costs the channels that moved, not every channel adopted; a restarted job sends
+     * them once more, as put-if-absent no-ops).
+     */
     void metaWritten(MetaWrite write) {
         metaWritten = write.positions();
+        write.adoptions().forEach(a -> adoptionsRecorded.add(a.channelId()));
     }
 
     /** One snapshot for the meta table, with the adoptions it needs recorded. */
