@@ -1,6 +1,7 @@
 package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.model.Cell;
+import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
@@ -72,6 +73,11 @@ final class UnsafeChangeRows implements ChangeVisitor {
     private String[] checkedNames = new String[0];
     private int checkedCount = -1;
     private boolean checkedDistinct;
+    // The column-operations map last written afresh: its bytes, and the names and operations.
+    private byte[] keptOperations = new byte[0];
+    private int keptOperationsLength;
+    private NamedOperation[] keptOperationNames = new NamedOperation[0];
+    private int keptOperationsCount = -1;
 
     UnsafeChangeRows(OutputSchema schema, boolean ignoreDelete) {
         this.valuesMap = schema.valuesMap();
@@ -145,10 +151,10 @@ final class UnsafeChangeRows implements ChangeVisitor {
             generalCase = true;
             return;
         }
-        switch (value.type()) {
-            case STRING -> row.write(position, value.utf8());
-            case INTEGER -> row.write(position, value.asInteger());
-            default -> row.write(position, value.binaryView());
+        if (value.type() == CellValue.Type.INTEGER) {
+            row.write(position, value.asInteger());
+        } else {
+            writeBytes(position, value);
         }
         keyColumnsSeen++;
     }
@@ -204,13 +210,17 @@ final class UnsafeChangeRows implements ChangeVisitor {
             return false;
         }
         switch (value.type()) {
-            case STRING -> row.write(slot, value.utf8());
+            case STRING, BINARY -> writeBytes(slot, value);
             case DOUBLE -> row.write(slot, value.asDouble());
             case BOOLEAN -> row.write(slot, value.asBoolean());
-            case BINARY -> row.write(slot, value.binaryView());
             case INTEGER -> writeInteger(slot, value.asInteger(), type);
         }
         return true;
+    }
+
+    /** A string's UTF-8 or a binary value's bytes, copied from where the cell holds them. */
+    private void writeBytes(int ordinal, Cell value) {
+        row.write(ordinal, value.bytesArray(), value.bytesOffset(), value.bytesLength());
     }
 
     /** An integer as the integer or double type it fits (see {@link CellRules#fits}). */
@@ -314,9 +324,63 @@ final class UnsafeChangeRows implements ChangeVisitor {
         row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
     }
 
-    /** The map of column name to operation, laid out as Spark's UnsafeMapData. */
+    /**
+     * The map of column name to operation, laid out as Spark's UnsafeMapData. Changes of a channel
+     * mostly name the same columns with the same operations as the one before, so the map's bytes
+     * (which hold only offsets relative to themselves) are kept and copied again while they match.
+     */
     private void writeColumnOperations(int ordinal) {
         int start = row.cursor();
+        if (sameOperationsAsKept()) {
+            row.grow(keptOperationsLength);
+            Platform.copyMemory(
+                    keptOperations,
+                    Platform.BYTE_ARRAY_OFFSET,
+                    row.getBuffer(),
+                    start,
+                    keptOperationsLength);
+            row.increaseCursor(keptOperationsLength);
+        } else {
+            writeColumnOperationsAfresh(start);
+            keepOperations(start);
+        }
+        row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
+    }
+
+    private boolean sameOperationsAsKept() {
+        if (columnCount != keptOperationsCount) {
+            return false;
+        }
+        for (int i = 0; i < columnCount; i++) {
+            if (operations[i] != keptOperationNames[i].operation
+                    || (names[i] != keptOperationNames[i].name
+                            && !names[i].equals(keptOperationNames[i].name))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void keepOperations(int start) {
+        int length = row.cursor() - start;
+        if (keptOperations.length < length) {
+            keptOperations = new byte[Math.max(length, keptOperations.length * 2)];
+        }
+        Platform.copyMemory(
+                row.getBuffer(), start, keptOperations, Platform.BYTE_ARRAY_OFFSET, length);
+        keptOperationsLength = length;
+        if (keptOperationNames.length < columnCount) {
+            keptOperationNames = new NamedOperation[columnCount];
+        }
+        for (int i = 0; i < columnCount; i++) {
+            keptOperationNames[i] = new NamedOperation(names[i], operations[i]);
+        }
+        keptOperationsCount = columnCount;
+    }
+
+    private record NamedOperation(String name, ColumnOperation operation) {}
+
+    private void writeColumnOperationsAfresh(int start) {
         row.grow(8);
         row.increaseCursor(8); // the key array's size in bytes goes here
         keys.initialize(columnCount);
@@ -328,6 +392,5 @@ final class UnsafeChangeRows implements ChangeVisitor {
         for (int i = 0; i < columnCount; i++) {
             values.write(i, CellRules.OPERATION_NAMES[operations[i].ordinal()]);
         }
-        row.setOffsetAndSizeFromPreviousCursor(ordinal, start);
     }
 }

@@ -40,7 +40,17 @@ class UnsafeChangeRowsTest {
                         record(Action.DELETE, List.of()),
                         baseData(),
                         record(Action.PUT, List.of(put("name", ofString("ünïcode ✓")))),
-                        record(Action.PUT, everyType()));
+                        record(Action.PUT, everyType()),
+                        // The same names with other operations, then the same again: the
+                        // operations map is rewritten, then copied.
+                        record(Action.UPDATE, List.of(put("qty", CellValue.ofInteger(1)))),
+                        record(Action.UPDATE, List.of(DELETE_QTY)),
+                        record(Action.UPDATE, List.of(DELETE_QTY)),
+                        record(Action.UPDATE, List.of(put("qty", CellValue.ofInteger(2)))),
+                        record(Action.UPDATE, List.of(put("qty", CellValue.ofInteger(3)))),
+                        record(
+                                Action.UPDATE,
+                                List.of(put("qty", CellValue.ofInteger(4)), DELETE_ZZ)));
         for (ChangeRecord r : records) {
             assertThat(canonical(TYPED, direct(rows, r)))
                     .as("%s", r)

@@ -27,6 +27,26 @@ public interface Cell {
     /** A binary value's bytes; shared like {@link #utf8()}: read it, never modify it. */
     byte[] binaryView();
 
+    /**
+     * The array that holds a string's UTF-8 bytes or a binary value's bytes, from {@link
+     * #bytesOffset()} for {@link #bytesLength()} bytes: a converter copies them from there without
+     * an array of their own. Unlike {@link #utf8()}, valid only during the call; read it, never
+     * modify it.
+     */
+    default byte[] bytesArray() {
+        return type() == CellValue.Type.STRING ? utf8() : binaryView();
+    }
+
+    /** Where the value's bytes start in {@link #bytesArray()}. */
+    default int bytesOffset() {
+        return 0;
+    }
+
+    /** How many bytes of {@link #bytesArray()} the value holds. */
+    default int bytesLength() {
+        return bytesArray().length;
+    }
+
     /** An immutable copy of this value. */
     CellValue toCellValue();
 }

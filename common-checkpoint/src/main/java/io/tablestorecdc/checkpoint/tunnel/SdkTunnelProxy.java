@@ -3,6 +3,8 @@ package io.tablestorecdc.checkpoint.tunnel;
 import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.TunnelClientInterface;
+import com.alicloud.openservices.tablestore.core.ResourceManager;
+import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
 import com.alicloud.openservices.tablestore.model.NoRetryStrategy;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
@@ -59,6 +61,8 @@ public final class SdkTunnelProxy implements TunnelProxy {
     private final TransientRetry retry;
     private final SecretRedactor redactor;
     private final TunnelMetrics metrics;
+    // The records' undecoded path; absent for a client of tests, which reads through the SDK.
+    private final RawReadRecords rawReads;
 
     SdkTunnelProxy(
             TunnelClientInterface client,
@@ -66,7 +70,18 @@ public final class SdkTunnelProxy implements TunnelProxy {
             TransientRetry retry,
             SecretRedactor redactor,
             TunnelMetrics metrics) {
+        this(client, null, description, retry, redactor, metrics);
+    }
+
+    private SdkTunnelProxy(
+            TunnelClientInterface client,
+            RawReadRecords rawReads,
+            String description,
+            TransientRetry retry,
+            SecretRedactor redactor,
+            TunnelMetrics metrics) {
         this.client = Objects.requireNonNull(client, "client");
+        this.rawReads = rawReads;
         this.description = Objects.requireNonNull(description, "description");
         this.retry = Objects.requireNonNull(retry, "retry");
         this.redactor = Objects.requireNonNull(redactor, "redactor");
@@ -83,13 +98,23 @@ public final class SdkTunnelProxy implements TunnelProxy {
             TablestoreEndpoint endpoint, TunnelRetryPolicy policy, TunnelMetrics metrics) {
         SdkCredentials credentials = SdkCredentials.open(endpoint.credentials());
         SecretRedactor redactor = SecretRedactor.of(credentials);
+        ClientConfiguration configuration = singleAttemptConfiguration();
+        // One HTTP client for both: the SDK's TunnelClient and the undecoded record reads.
+        ResourceManager resources = new ResourceManager(configuration);
         TunnelClient client =
                 new TunnelClient(
                         endpoint.endpoint(),
                         credentials,
                         endpoint.instanceName(),
-                        singleAttemptConfiguration(),
-                        null);
+                        configuration,
+                        resources);
+        RawReadRecords rawReads =
+                new RawReadRecords(
+                        endpoint.endpoint(),
+                        endpoint.instanceName(),
+                        resources.getResources().getHttpClient(),
+                        credentials,
+                        configuration);
         String description =
                 "endpoint="
                         + endpoint.endpoint()
@@ -99,6 +124,7 @@ public final class SdkTunnelProxy implements TunnelProxy {
                         + credentials.describe();
         return new SdkTunnelProxy(
                 client,
+                rawReads,
                 description,
                 TransientRetry.withRealClock(policy, metrics, redactor),
                 redactor,
@@ -338,6 +364,9 @@ public final class SdkTunnelProxy implements TunnelProxy {
             throw new IllegalArgumentException(
                     "Channel " + channelId + " is finished; there is nothing to read after it");
         }
+        if (rawReads != null) {
+            return toReadResult(readUndecoded(id, channelId, token), channelId);
+        }
         ReadRecordsRequest request =
                 new ReadRecordsRequest(id.tunnelId(), id.clientId(), channelId, token);
         ReadRecordsResponse response =
@@ -359,6 +388,35 @@ public final class SdkTunnelProxy implements TunnelProxy {
         boolean more =
                 mayMore != null
                         ? mayMore
+                        : records.size() > MAY_MORE_RECORDS || size > MAY_MORE_BYTES;
+        return new ReadResult(records, next, more, size);
+    }
+
+    /** One response of {@code readrecords} as the server sent it, its records undecoded. */
+    TunnelServiceApi.ReadRecordsResponse readUndecoded(
+            TunnelClientId id, String channelId, String token) {
+        if (rawReads == null) {
+            throw new IllegalStateException("This proxy reads records through the SDK's decoding");
+        }
+        ReadRecordsRequest request =
+                new ReadRecordsRequest(id.tunnelId(), id.clientId(), channelId, token);
+        return retry.call(
+                "readRecords", channelTarget(id, channelId), () -> rawReads.read(request));
+    }
+
+    /** As the SDK's {@code ResponseFactory.createReadRecordsResponse} reads the message. */
+    static ReadResult toReadResult(
+            TunnelServiceApi.ReadRecordsResponse response, String channelId) {
+        RecordPage records = new PlainBufferRecordPage(response.getRecordsList(), channelId);
+        String nextToken = response.hasNextToken() ? response.getNextToken() : null;
+        ChannelPosition next =
+                nextToken == null || ChannelPosition.FINISHED_TOKEN.equals(nextToken)
+                        ? ChannelPosition.finished()
+                        : ChannelPosition.at(nextToken);
+        int size = response.getSerializedSize();
+        boolean more =
+                response.hasMayMoreRecord()
+                        ? response.getMayMoreRecord()
                         : records.size() > MAY_MORE_RECORDS || size > MAY_MORE_BYTES;
         return new ReadResult(records, next, more, size);
     }

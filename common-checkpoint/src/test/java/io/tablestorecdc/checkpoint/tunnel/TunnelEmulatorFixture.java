@@ -41,6 +41,11 @@ final class TunnelEmulatorFixture implements AutoCloseable {
         return bed.newTable("tunnel_it_");
     }
 
+    /** A new table with primary key (id STRING) whose stream carries {@code originColumns}. */
+    String newTableWithBeforeImages(String... originColumns) {
+        return bed.newTableWithBeforeImages("tunnel_it_", originColumns);
+    }
+
     static PrimaryKey key(String id) {
         return EmulatorBed.key(id);
     }

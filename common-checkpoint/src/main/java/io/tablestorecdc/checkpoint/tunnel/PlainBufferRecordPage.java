@@ -1,0 +1,304 @@
+package io.tablestorecdc.checkpoint.tunnel;
+
+import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
+import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
+import io.tablestorecdc.checkpoint.model.Cell;
+import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
+import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
+import io.tablestorecdc.checkpoint.model.ChangeVisitor;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The records of one {@code readrecords} response as the server sent them, PlainBuffer bytes
+ * decoded only when a reader delivers a record, straight from the bytes into its visitor: no SDK
+ * {@code StreamRecord}, no string per column name or string value unless a visitor asks for one. It
+ * walks each record exactly as {@link ChangeRecordConverter} walks the SDK's decoding of it (the
+ * same parts, names, values and checks; {@code PlainBufferRecordPageITCase} holds them side by
+ * side), so either page gives the same {@link ChangeRecord}s and rows.
+ *
+ * <p>Not thread-safe: read by one thread at a time.
+ */
+final class PlainBufferRecordPage implements RecordPage {
+
+    private final List<TunnelServiceApi.Record> records;
+    private final String channelId;
+    private final PlainBufferRow row = new PlainBufferRow();
+    private final PlainBufferRow before = new PlainBufferRow();
+    private final BufferCell cell = new BufferCell();
+    private final Names keyNames = new Names();
+    private final Names names = new Names();
+    private final Names beforeNames = new Names();
+    private byte[] rowBytes = new byte[256];
+    private byte[] beforeBytes = new byte[0];
+    private int parsed = -1;
+    private SequenceInfo sequence = SequenceInfo.NONE;
+
+    PlainBufferRecordPage(List<TunnelServiceApi.Record> records, String channelId) {
+        this.records = records;
+        this.channelId = channelId;
+    }
+
+    @Override
+    public int size() {
+        return records.size();
+    }
+
+    @Override
+    public ChangeRecord record(int index) {
+        ChangeRecordConverter.Builder builder = new ChangeRecordConverter.Builder();
+        visit(index, builder);
+        return builder.build();
+    }
+
+    @Override
+    public SequenceInfo sequence(int index) {
+        parse(index);
+        return sequence;
+    }
+
+    @Override
+    public void visit(int index, ChangeVisitor visitor) {
+        SequenceInfo sequence = sequence(index);
+        TunnelServiceApi.Record record = records.get(index);
+        visitor.begin(action(record), row.cellCount, sequence, channelId);
+        for (int k = 0; k < row.keyCount; k++) {
+            String name = keyNames.of(k, row, k);
+            visitor.primaryKey(k, name, keyCell(name, k));
+        }
+        for (int c = 0; c < row.cellCount; c++) {
+            int i = row.keyCount + c;
+            String name = names.of(c, row, i);
+            ColumnOperation operation = operation(row.cellType[i]);
+            Cell value = operation == ColumnOperation.PUT ? cell.at(row, i) : null;
+            visitor.column(c, name, operation, value, row.hasTimestamp[i] ? row.timestamp[i] : 0L);
+        }
+        if (record.hasOriginRecord()) {
+            visitBefore(record.getOriginRecord(), visitor);
+        }
+    }
+
+    private void visitBefore(ByteString bytes, ChangeVisitor visitor) {
+        beforeBytes = copy(bytes, beforeBytes);
+        parse(before, beforeBytes, bytes.size(), false);
+        int count = before.cellCount;
+        for (int c = 0; c < count; c++) {
+            int i = before.keyCount + c;
+            String name = beforeNames.of(c, before, i);
+            if (before.cellType[i] != PlainBufferRow.NONE) {
+                throw ChangeRecordConverter.malformed(
+                        channelId, "before-image column " + name + " without a value");
+            }
+            visitor.before(
+                    c,
+                    count,
+                    name,
+                    cell.at(before, i),
+                    before.hasTimestamp[i] ? before.timestamp[i] : 0L);
+        }
+    }
+
+    private void parse(int index) {
+        if (parsed == index) {
+            return;
+        }
+        parsed = -1;
+        ByteString bytes = records.get(index).getRecord();
+        rowBytes = copy(bytes, rowBytes);
+        parse(row, rowBytes, bytes.size(), true);
+        sequence =
+                row.hasSequence
+                        ? new SequenceInfo(row.epoch, row.sequenceTimestamp, row.rowIndex)
+                        : SequenceInfo.NONE;
+        parsed = index;
+    }
+
+    private void parse(PlainBufferRow target, byte[] bytes, int length, boolean withKey) {
+        try {
+            target.parse(bytes, length, withKey);
+        } catch (PlainBufferRow.Malformed e) {
+            throw ChangeRecordConverter.malformed(channelId, e.getMessage());
+        }
+    }
+
+    private static byte[] copy(ByteString bytes, byte[] into) {
+        byte[] target = into.length >= bytes.size() ? into : new byte[bytes.size() * 2];
+        bytes.copyTo(target, 0);
+        return target;
+    }
+
+    private Action action(TunnelServiceApi.Record record) {
+        switch (record.getActionType()) {
+            case PUT_ROW:
+                return Action.PUT;
+            case UPDATE_ROW:
+                return Action.UPDATE;
+            case DELETE_ROW:
+                return Action.DELETE;
+            default:
+                throw ChangeRecordConverter.malformed(
+                        channelId, "unknown record type " + record.getActionType());
+        }
+    }
+
+    private Cell keyCell(String name, int i) {
+        byte type = row.valueType[i];
+        if (type == PlainBufferRow.VT_INF_MIN || type == PlainBufferRow.VT_INF_MAX) {
+            throw ChangeRecordConverter.malformed(
+                    channelId, "primary-key column " + name + " holds a range marker");
+        }
+        if (type == PlainBufferRow.NONE) {
+            throw ChangeRecordConverter.malformed(
+                    channelId, "primary-key column " + name + " without a value");
+        }
+        return cell.at(row, i);
+    }
+
+    private static ColumnOperation operation(byte cellType) {
+        // PlainBufferRow accepted only these three.
+        return switch (cellType) {
+            case PlainBufferRow.DELETE_ONE_VERSION -> ColumnOperation.DELETE_ONE_VERSION;
+            case PlainBufferRow.DELETE_ALL_VERSION -> ColumnOperation.DELETE_ALL_VERSION;
+            default -> ColumnOperation.PUT;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "PlainBufferRecordPage[" + records.size() + " records]";
+    }
+
+    /**
+     * The column names of a page, one string per name: a name is compared, as bytes, with the one
+     * last seen at its position, and decoded only when it differs (see {@link ColumnNames}).
+     */
+    private static final class Names {
+        private final ColumnNames shared = new ColumnNames();
+        private String[] strings = new String[8];
+        private byte[][] bytes = new byte[8][];
+
+        String of(int position, PlainBufferRow row, int i) {
+            if (position >= strings.length) {
+                strings = Arrays.copyOf(strings, Math.max(position + 1, strings.length * 2));
+                bytes = Arrays.copyOf(bytes, strings.length);
+            }
+            int from = row.nameOffset[i];
+            int to = from + row.nameLength[i];
+            byte[] known = bytes[position];
+            if (known != null && Arrays.equals(known, 0, known.length, row.buf, from, to)) {
+                return strings[position];
+            }
+            byte[] name = Arrays.copyOfRange(row.buf, from, to);
+            bytes[position] = name;
+            strings[position] = shared.of(new String(name, StandardCharsets.UTF_8));
+            return strings[position];
+        }
+    }
+
+    /** A value of a parsed row, read where it lies. Reused from cell to cell. */
+    private static final class BufferCell implements Cell {
+        private PlainBufferRow row;
+        private int i;
+        private CellValue.Type type;
+
+        BufferCell at(PlainBufferRow row, int i) {
+            this.row = row;
+            this.i = i;
+            this.type =
+                    switch (row.valueType[i]) {
+                        case PlainBufferRow.VT_INTEGER -> CellValue.Type.INTEGER;
+                        case PlainBufferRow.VT_DOUBLE -> CellValue.Type.DOUBLE;
+                        case PlainBufferRow.VT_BOOLEAN -> CellValue.Type.BOOLEAN;
+                        case PlainBufferRow.VT_STRING -> CellValue.Type.STRING;
+                        default -> CellValue.Type.BINARY; // PlainBufferRow accepted no other
+                    };
+            return this;
+        }
+
+        @Override
+        public CellValue.Type type() {
+            return type;
+        }
+
+        @Override
+        public long asInteger() {
+            check(CellValue.Type.INTEGER);
+            return row.valueBits[i];
+        }
+
+        @Override
+        public double asDouble() {
+            check(CellValue.Type.DOUBLE);
+            return Double.longBitsToDouble(row.valueBits[i]);
+        }
+
+        @Override
+        public boolean asBoolean() {
+            check(CellValue.Type.BOOLEAN);
+            return row.valueBits[i] != 0;
+        }
+
+        @Override
+        public String asString() {
+            check(CellValue.Type.STRING);
+            return new String(
+                    row.buf, row.valueOffset[i], row.valueLength[i], StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public byte[] utf8() {
+            check(CellValue.Type.STRING);
+            return copyOfValue();
+        }
+
+        @Override
+        public byte[] binaryView() {
+            check(CellValue.Type.BINARY);
+            return copyOfValue();
+        }
+
+        @Override
+        public byte[] bytesArray() {
+            checkBytes();
+            return row.buf;
+        }
+
+        @Override
+        public int bytesOffset() {
+            checkBytes();
+            return row.valueOffset[i];
+        }
+
+        @Override
+        public int bytesLength() {
+            checkBytes();
+            return row.valueLength[i];
+        }
+
+        @Override
+        public CellValue toCellValue() {
+            return CellValue.copyOf(this);
+        }
+
+        private byte[] copyOfValue() {
+            int from = row.valueOffset[i];
+            return Arrays.copyOfRange(row.buf, from, from + row.valueLength[i]);
+        }
+
+        private void checkBytes() {
+            if (type != CellValue.Type.STRING && type != CellValue.Type.BINARY) {
+                throw new IllegalStateException("Cell value is " + type + ", not bytes");
+            }
+        }
+
+        private void check(CellValue.Type wanted) {
+            if (type != wanted) {
+                throw new IllegalStateException("Cell value is " + type + ", not " + wanted);
+            }
+        }
+    }
+}
