@@ -74,10 +74,10 @@ final class UnsafeChangeRows implements ChangeVisitor {
     private int checkedCount = -1;
     private boolean checkedDistinct;
     // The column-operations map last written afresh: its bytes, and the names and operations.
-    private byte[] keptOperations = new byte[0];
+    private byte[] keptOperationsBytes = new byte[0];
     private int keptOperationsLength;
-    private NamedOperation[] keptOperationNames = new NamedOperation[0];
-    private int keptOperationsCount = -1;
+    private String[] keptNames; // null until a map is kept
+    private ColumnOperation[] keptOperations;
 
     UnsafeChangeRows(OutputSchema schema, boolean ignoreDelete) {
         this.valuesMap = schema.valuesMap();
@@ -334,7 +334,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
         if (sameOperationsAsKept()) {
             row.grow(keptOperationsLength);
             Platform.copyMemory(
-                    keptOperations,
+                    keptOperationsBytes,
                     Platform.BYTE_ARRAY_OFFSET,
                     row.getBuffer(),
                     start,
@@ -348,13 +348,12 @@ final class UnsafeChangeRows implements ChangeVisitor {
     }
 
     private boolean sameOperationsAsKept() {
-        if (columnCount != keptOperationsCount) {
+        if (keptNames == null || columnCount != keptNames.length) {
             return false;
         }
         for (int i = 0; i < columnCount; i++) {
-            if (operations[i] != keptOperationNames[i].operation
-                    || (names[i] != keptOperationNames[i].name
-                            && !names[i].equals(keptOperationNames[i].name))) {
+            if (operations[i] != keptOperations[i]
+                    || (names[i] != keptNames[i] && !names[i].equals(keptNames[i]))) {
                 return false;
             }
         }
@@ -363,22 +362,15 @@ final class UnsafeChangeRows implements ChangeVisitor {
 
     private void keepOperations(int start) {
         int length = row.cursor() - start;
-        if (keptOperations.length < length) {
-            keptOperations = new byte[Math.max(length, keptOperations.length * 2)];
+        if (keptOperationsBytes.length < length) {
+            keptOperationsBytes = new byte[Math.max(length, keptOperationsBytes.length * 2)];
         }
         Platform.copyMemory(
-                row.getBuffer(), start, keptOperations, Platform.BYTE_ARRAY_OFFSET, length);
+                row.getBuffer(), start, keptOperationsBytes, Platform.BYTE_ARRAY_OFFSET, length);
         keptOperationsLength = length;
-        if (keptOperationNames.length < columnCount) {
-            keptOperationNames = new NamedOperation[columnCount];
-        }
-        for (int i = 0; i < columnCount; i++) {
-            keptOperationNames[i] = new NamedOperation(names[i], operations[i]);
-        }
-        keptOperationsCount = columnCount;
+        keptNames = Arrays.copyOf(names, columnCount);
+        keptOperations = Arrays.copyOf(operations, columnCount);
     }
-
-    private record NamedOperation(String name, ColumnOperation operation) {}
 
     private void writeColumnOperationsAfresh(int start) {
         row.grow(8);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -103,40 +104,34 @@ public final class OptionValues {
 
     /** A positive duration, in the forms {@link #parseDuration} reads. */
     public Duration positiveDuration(String key, Duration fallback) {
-        return parsed(
+        return duration(
                 key,
                 fallback,
-                text ->
-                        parseDuration(text)
-                                .filter(d -> !d.isZero() && !d.isNegative())
-                                .orElseThrow(
-                                        () ->
-                                                new IllegalArgumentException(
-                                                        invalidValue(
-                                                                key,
-                                                                text,
-                                                                "use a positive duration such as"
-                                                                        + " 500ms, 10s, 2m or"
-                                                                        + " PT10S"))));
+                d -> !d.isZero() && !d.isNegative(),
+                "use a positive duration such as 500ms, 10s, 2m or PT10S");
     }
 
     /** A duration of zero or more, in the forms {@link #parseDuration} reads. */
     public Duration nonNegativeDuration(String key, Duration fallback) {
+        return duration(
+                key,
+                fallback,
+                d -> !d.isNegative(),
+                "use a duration of zero or more such as 0s, 500ms, 5s or PT5S");
+    }
+
+    private Duration duration(
+            String key, Duration fallback, Predicate<Duration> allowed, String fix) {
         return parsed(
                 key,
                 fallback,
                 text ->
                         parseDuration(text)
-                                .filter(d -> !d.isNegative())
+                                .filter(allowed)
                                 .orElseThrow(
                                         () ->
                                                 new IllegalArgumentException(
-                                                        invalidValue(
-                                                                key,
-                                                                text,
-                                                                "use a duration of zero or more"
-                                                                        + " such as 0s, 500ms, 5s"
-                                                                        + " or PT5S"))));
+                                                        invalidValue(key, text, fix))));
     }
 
     /**

@@ -155,8 +155,9 @@ final class PlainBufferRow {
                 if (tag == TAG_SEQ_INFO) {
                     readSequenceInfo();
                 } else {
-                    int skipped = length(int32()); // a newer server's extension: skipped, as
-                    pos += skipped; // the SDK does
+                    // A newer server's extension, length first: skipped, as the SDK skips it.
+                    int skipped = length(int32());
+                    pos += skipped;
                     readTag();
                 }
             }
