@@ -4,6 +4,7 @@ import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.ChannelListCache;
 import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
@@ -75,6 +76,10 @@ final class SourceConnection implements AutoCloseable {
     private final MetaStore metaStore;
     private final TunnelProxy proxy;
     private final TunnelDescription tunnel;
+
+    /** How long a close waits for a request in flight before interrupting it. */
+    private static final long STOP_MILLIS = 10_000;
+
     private final ScheduledExecutorService scheduler;
     private final ExecutorService requests;
     private final ExecutorService metaRequests;
@@ -406,20 +411,34 @@ final class SourceConnection implements AutoCloseable {
         return requests;
     }
 
-    /** Releases the lease and the tunnel client so that the next consumer can start at once. */
+    /**
+     * Releases the lease and the tunnel client so that the next consumer can start at once. The
+     * threads end first (a heartbeat, renewal or report in flight lands, it is not interrupted);
+     * every step runs even when one before failed.
+     */
     @Override
     public void close() {
-        scheduler.shutdownNow();
-        requests.shutdownNow();
-        metaRequests.shutdownNow();
+        CloseSequence.of("the connection to tunnel '" + tunnel.tunnelName() + "'")
+                .thenStop("stop the heartbeat, lease and report thread", scheduler, STOP_MILLIS)
+                .thenStop("stop the request threads", requests, STOP_MILLIS)
+                .thenStop("stop the meta request threads", metaRequests, STOP_MILLIS)
+                .then("shut down the tunnel client", this::closeSession)
+                .then("release the owner lease", this::releaseLease)
+                .then("close the tunnel client", proxy::close)
+                .then("close the meta table client", metaClient::close)
+                .finish();
+    }
+
+    private void closeSession() {
         if (session != null) {
             session.close();
         }
+    }
+
+    private void releaseLease() {
         if (owner != null && failure == null) {
             owner.release();
         }
-        proxy.close();
-        metaClient.close();
     }
 
     /**

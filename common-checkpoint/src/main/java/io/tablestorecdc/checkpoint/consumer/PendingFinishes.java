@@ -26,6 +26,16 @@ public final class PendingFinishes {
         }
     }
 
+    /**
+     * These finishes were undone before they became durable (in Flink, the reader that reported
+     * them restarted from an earlier checkpoint and reports them again): no snapshot recorded so
+     * far makes them durable.
+     */
+    public void forget(Collection<String> finishes) {
+        bySnapshot.values().forEach(ids -> ids.removeAll(finishes));
+        bySnapshot.values().removeIf(Set::isEmpty);
+    }
+
     /** Snapshot {@code snapshotId} completed: returns the finishes now durable. */
     public Set<String> durableThrough(long snapshotId) {
         SortedMap<Long, Set<String>> durable = bySnapshot.headMap(snapshotId + 1);

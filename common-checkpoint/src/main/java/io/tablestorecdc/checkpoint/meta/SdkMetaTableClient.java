@@ -32,6 +32,7 @@ import com.alicloud.openservices.tablestore.model.SingleRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.condition.SingleColumnValueCondition;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.model.TransientErrors;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
@@ -457,6 +458,9 @@ public final class SdkMetaTableClient implements MetaTableClient {
 
     @Override
     public void close() {
-        client.shutdown();
+        // Its I/O threads end even when the closing thread was interrupted (a cancelled task).
+        CloseSequence.of("the meta table client")
+                .then("shut down its I/O threads", client::shutdown)
+                .finish();
     }
 }

@@ -17,6 +17,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.Split;
 import com.alicloud.openservices.tablestore.model.StreamDetails;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
@@ -156,7 +157,10 @@ public final class SdkTableService implements TableService {
 
     @Override
     public void close() {
-        client.shutdown();
+        // Its I/O threads end even when the closing thread was interrupted (a cancelled task).
+        CloseSequence.of("the table client")
+                .then("shut down its I/O threads", client::shutdown)
+                .finish();
     }
 
     @Override

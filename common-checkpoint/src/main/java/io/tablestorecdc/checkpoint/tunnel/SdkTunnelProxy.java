@@ -27,6 +27,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsReq
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ShutdownTunnelRequest;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
@@ -429,7 +430,10 @@ public final class SdkTunnelProxy implements TunnelProxy {
 
     @Override
     public void close() {
-        client.shutdown();
+        // Its I/O threads end even when the closing thread was interrupted (a cancelled task).
+        CloseSequence.of("the tunnel client")
+                .then("shut down its I/O threads", client::shutdown)
+                .finish();
     }
 
     static TunnelDescription toDescription(TunnelInfo info, List<ChannelInfo> channelInfos) {

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
@@ -43,6 +44,9 @@ import org.slf4j.LoggerFactory;
 public final class TunnelSession implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TunnelSession.class);
+
+    /** How long a close waits for a heartbeat in flight (one request, retried within it). */
+    private static final long HEARTBEAT_STOP_MILLIS = 30_000;
 
     private final TunnelProxy proxy;
     private final TunnelClientId clientId;
@@ -349,12 +353,20 @@ public final class TunnelSession implements AutoCloseable {
         cancelSchedule();
     }
 
-    private synchronized void cancelSchedule() {
-        if (schedule != null) {
-            schedule.cancel(false);
+    private void cancelSchedule() {
+        ScheduledExecutorService owned;
+        synchronized (this) {
+            if (schedule != null) {
+                schedule.cancel(false);
+            }
+            owned = ownedScheduler;
         }
-        if (ownedScheduler != null) {
-            ownedScheduler.shutdownNow();
+        if (owned != null) {
+            // A heartbeat in flight ends before close returns (outside the lock it may need): no
+            // thread outlives the session.
+            CloseSequence.of("the heartbeats of tunnel client " + clientId.clientId())
+                    .thenStop("stop the heartbeat thread", owned, HEARTBEAT_STOP_MILLIS)
+                    .finish();
         }
     }
 

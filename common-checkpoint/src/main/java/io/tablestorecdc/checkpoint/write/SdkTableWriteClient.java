@@ -17,6 +17,7 @@ import com.alicloud.openservices.tablestore.model.RowChange;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.PrimaryKeyColumn;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -117,7 +118,10 @@ public final class SdkTableWriteClient implements TableWriteClient {
 
     @Override
     public void close() {
-        client.shutdown();
+        // Its I/O threads end even when the closing thread was interrupted (a cancelled task).
+        CloseSequence.of("the table write client")
+                .then("shut down its I/O threads", client::shutdown)
+                .finish();
     }
 
     static RowChange toSdk(String table, RowWrite row) {

@@ -51,12 +51,23 @@ final class LoggingReplicaSink extends WriterInitContextSink<SequencedChange>
 
     @Override
     public Writer createWriter(WriterInitContext context) {
-        return new Writer(context.getTaskInfo().getIndexOfThisSubtask());
+        return new Writer(
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getAttemptNumber());
     }
 
     @Override
     public Writer restoreWriter(WriterInitContext context, Collection<Void> recoveredState) {
         return createWriter(context);
+    }
+
+    /**
+     * The change log of one sink subtask: a file per attempt after a failover inside the job (as on
+     * a cluster), the first attempt's without an attempt number.
+     */
+    static Path changeLog(String prefix, int attempt, int subtask) {
+        String run = attempt == 0 ? prefix : prefix + "-attempt-" + attempt;
+        return Path.of(run + "-sink-" + subtask + ".changes");
     }
 
     @Override
@@ -72,10 +83,10 @@ final class LoggingReplicaSink extends WriterInitContextSink<SequencedChange>
         private final CommitHold hold;
         private List<SequencedChange> buffer = new ArrayList<>();
 
-        private Writer(int subtask) {
+        private Writer(int subtask, int attempt) {
             client = target.syncClient();
             replica = new OrderReplica(client, replicaTable);
-            changeLog = Path.of(changeLogPrefix + "-sink-" + subtask + ".changes");
+            changeLog = changeLog(changeLogPrefix, attempt, subtask);
             // One subtask holding is enough: the checkpoint cannot complete without it.
             hold = new CommitHold(subtask == 0 ? holdAt : 0, Path.of(holdMarker));
         }

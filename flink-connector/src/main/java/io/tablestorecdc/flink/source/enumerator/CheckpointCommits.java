@@ -74,10 +74,29 @@ final class CheckpointCommits {
         pending.recordedIn(checkpointId, notDurable);
     }
 
-    /** Checkpoint {@code checkpointId} completed: the finishes it recorded are committed. */
-    void completed(long checkpointId) {
-        pending.durableThrough(checkpointId)
-                .forEach(id -> progress.commit(id, ChannelPosition.finished()));
+    /**
+     * Checkpoint {@code checkpointId} completed: the finishes it recorded are committed.
+     *
+     * @return the finishes committed now
+     */
+    Set<String> completed(long checkpointId) {
+        Set<String> durable = pending.durableThrough(checkpointId);
+        durable.forEach(id -> progress.commit(id, ChannelPosition.finished()));
+        return durable;
+    }
+
+    /** Whether the channel's finish is committed (a completed checkpoint holds it). */
+    boolean isCommittedFinish(String channelId) {
+        ChannelPosition position = progress.positions().get(channelId);
+        return position != null && position.isFinished();
+    }
+
+    /**
+     * Finishes undone (their reader restarted before they were committed): no snapshot taken
+     * earlier commits them when a later checkpoint completes.
+     */
+    void undoFinishes(Collection<String> ids) {
+        pending.forget(ids);
     }
 
     /** Positions readers report from a completed checkpoint. */

@@ -9,10 +9,12 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -31,6 +33,15 @@ final class SplitTracker {
     private final SortedMap<String, ChannelSplit> finished = new TreeMap<>();
     private final Map<String, Integer> owners = new HashMap<>();
     private final Set<String> stopped = new TreeSet<>();
+
+    /**
+     * Finishes a reader reported that are not durable yet, by channel: the reader and the split as
+     * it was assigned. A reader restarted from an earlier checkpoint reads such a channel again.
+     */
+    private final Map<String, Reported> reported = new HashMap<>();
+
+    private record Reported(int subtask, ChannelSplit split) {}
+
     private volatile Set<String> knownIds = Set.of();
 
     /** The tracker of a restored state; restored assignments live in the readers' state. */
@@ -132,6 +143,18 @@ final class SplitTracker {
      * re-report after a restore). An unknown channel becomes a tombstone too.
      */
     boolean finish(String id) {
+        return finish(id, Optional.empty());
+    }
+
+    /**
+     * {@link #finish(String)}, reported by reader {@code subtask}: until {@link #durable} says the
+     * finish is committed, {@link #revertFinishes} can give the channel back to that reader.
+     */
+    boolean finish(String id, int subtask) {
+        return finish(id, Optional.of(subtask));
+    }
+
+    private boolean finish(String id, Optional<Integer> reporter) {
         if (finished.containsKey(id)) {
             return false;
         }
@@ -142,11 +165,49 @@ final class SplitTracker {
         if (split == null) {
             split = new ChannelSplit(id, ChannelType.STREAM, ChannelPosition.finished());
         }
+        ChannelSplit before = split;
+        reporter.ifPresent(subtask -> reported.put(id, new Reported(subtask, before)));
         owners.remove(id);
         stopped.remove(id);
         finished.put(id, finishedSplit(split));
         publish();
         return true;
+    }
+
+    /** These finishes are committed: a restarted reader does not read their channels again. */
+    void durable(Collection<String> ids) {
+        ids.forEach(reported::remove);
+    }
+
+    /**
+     * Reader {@code subtask} restarted from the last completed checkpoint: the finishes it reported
+     * that are not committed yet are undone, the channels assigned to it again, as its restored
+     * state holds them (unfinished, to be read again, or finished, to be reported again at its
+     * start: a reader keeps a finished channel in its state until a checkpoint that holds the
+     * finish completed). A finish {@code committed} meanwhile (by a checkpoint of the enumerator's
+     * or by the reader's committed positions) stays. Returns the channels given back to the reader.
+     */
+    List<String> revertFinishes(int subtask, Predicate<String> committed) {
+        List<String> reverted = new ArrayList<>();
+        for (Map.Entry<String, Reported> e : new TreeMap<>(reported).entrySet()) {
+            String id = e.getKey();
+            if (committed.test(id)) {
+                reported.remove(id); // committed through the reader's positions
+                continue;
+            }
+            if (e.getValue().subtask() != subtask) {
+                continue;
+            }
+            reported.remove(id);
+            finished.remove(id);
+            assigned.put(id, e.getValue().split());
+            owners.put(id, subtask);
+            reverted.add(id);
+        }
+        if (!reverted.isEmpty()) {
+            publish();
+        }
+        return reverted;
     }
 
     /** Records that an assigned channel reached the end position; false if not new. */

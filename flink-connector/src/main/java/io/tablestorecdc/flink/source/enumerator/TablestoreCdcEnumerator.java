@@ -2,6 +2,7 @@ package io.tablestorecdc.flink.source.enumerator;
 
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.ParentChildGate;
+import io.tablestorecdc.checkpoint.lifecycle.ClassPreload;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -50,6 +53,19 @@ public final class TablestoreCdcEnumerator
         implements SplitEnumerator<ChannelSplit, EnumeratorState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TablestoreCdcEnumerator.class);
+
+    /** The jars of the connector and of the Tablestore SDK (one jar when shaded). */
+    private static final List<Class<?>> CLOSE_PATH_ANCHORS =
+            List.of(
+                    TablestoreCdcEnumerator.class,
+                    com.alicloud.openservices.tablestore.TunnelClient.class);
+
+    /** What closing the enumerator may load: the core, this package, the SDK's close path. */
+    private static final List<String> CLOSE_PATH =
+            Stream.concat(
+                            Stream.of(ClassPreload.CORE, "io/tablestorecdc/flink/source/"),
+                            ClassPreload.SDK_CLOSE_PATH.stream())
+                    .collect(Collectors.toList());
 
     private final SplitEnumeratorContext<ChannelSplit> context;
     private final TablestoreCdcSourceConfig config;
@@ -97,6 +113,8 @@ public final class TablestoreCdcEnumerator
 
     @Override
     public void start() {
+        // Flink may close the job's classloader while close() still runs (see ClassPreload).
+        ClassPreload.load(CLOSE_PATH_ANCHORS, CLOSE_PATH);
         connection =
                 TunnelConnection.open(
                         config,
@@ -244,6 +262,18 @@ public final class TablestoreCdcEnumerator
 
     @Override
     public void addSplitsBack(List<ChannelSplit> given, int subtaskId) {
+        // Flink restarts a failed reader from the last completed checkpoint and gives back the
+        // splits assigned since; finishes it reported since are undone too (the enumerator may
+        // outlive the reader: a regional failover keeps it).
+        List<String> reverted = splits.revertFinishes(subtaskId, commits::isCommittedFinish);
+        if (!reverted.isEmpty()) {
+            commits.undoFinishes(reverted);
+            LOG.info(
+                    "Reader {} restarted before its finish of channels {} was committed: they are"
+                            + " its channels again until it reports them finished again",
+                    subtaskId,
+                    reverted);
+        }
         splits.giveBack(given);
         LOG.info("Reader {} gave back channels {}", subtaskId, given);
         assignPending();
@@ -280,7 +310,7 @@ public final class TablestoreCdcEnumerator
         if (event instanceof ChannelsFinishedEvent finished) {
             for (String id : finished.channelIds()) {
                 boolean known = splits.isKnown(id);
-                if (splits.finish(id)) { // false for a repeat after a restore
+                if (splits.finish(id, subtaskId)) { // false for a repeat after a restore
                     LOG.info("Channel {} finished (reader {})", id, subtaskId);
                 }
                 if (!known) {
@@ -316,7 +346,7 @@ public final class TablestoreCdcEnumerator
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        commits.completed(checkpointId);
+        splits.durable(commits.completed(checkpointId));
         if (publisher != null) {
             publisher.writeMeta(checkpointId); // adoptions recorded before finishes are pushed
             publisher.push();
@@ -359,8 +389,24 @@ public final class TablestoreCdcEnumerator
     @Override
     public void close() {
         closing = true;
-        if (connection != null) {
-            connection.close();
+        if (connection == null) {
+            return;
         }
+        try {
+            connection.close();
+        } catch (RuntimeException | Error e) {
+            // Flink closes a coordinator quietly: say here what failed. The message only: a stack
+            // trace's classes may no longer be loadable once the job's classloader is closed.
+            LOG.warn("Closing the Tablestore CDC enumerator failed: {}", describe(e));
+            throw e;
+        }
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder text = new StringBuilder(e.toString());
+        for (Throwable s : e.getSuppressed()) {
+            text.append("; also ").append(s);
+        }
+        return text.toString();
     }
 }

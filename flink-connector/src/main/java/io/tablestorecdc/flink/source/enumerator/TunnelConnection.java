@@ -6,6 +6,7 @@ import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
 import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.ServerAhead;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
@@ -91,6 +92,9 @@ final class TunnelConnection implements AutoCloseable {
                         tunnel.tunnelId(),
                         config.sessionConfig("flink:" + config.tunnelName()));
         owner.recordClient(session.clientId());
+        // The release on close sends the conditional write a renewal sends: one renewal now has
+        // loaded its classes, which a close after the job's classloader closed cannot load.
+        owner.renew();
         // Only a restored job goes back to earlier adoptions: a new one takes over where the
         // server stands (from a consumer of another engine, say), as Spark's first start does.
         this.adoptedAtOpen =
@@ -176,7 +180,8 @@ final class TunnelConnection implements AutoCloseable {
      * One discovery round: renews the lease when due, heartbeats when due, then lists the channels
      * and offers each channel the server opened to this client and the job does not know yet.
      */
-    ChannelDiscovery discover(Set<String> known) {
+    synchronized ChannelDiscovery discover(Set<String> known) {
+        checkOpen();
         owner.renewIfDue();
         catchUp.flushIfDue();
         heartbeatIfDue();
@@ -211,6 +216,13 @@ final class TunnelConnection implements AutoCloseable {
         return start;
     }
 
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(
+                    "The connection to tunnel '" + config.tunnelName() + "' is closed");
+        }
+    }
+
     private void heartbeatIfDue() {
         long now = System.nanoTime();
         long since = now - lastHeartbeatNanos;
@@ -225,7 +237,10 @@ final class TunnelConnection implements AutoCloseable {
     }
 
     /** Pushes {@code plan} and records it acknowledged; after finishes, heartbeats soon. */
-    void push(ServerCommitPlan plan) {
+    synchronized void push(ServerCommitPlan plan) {
+        if (closed) {
+            return; // a closing job pushes nothing more; its successor starts from the state
+        }
         plan.positions().forEach(session::checkpoint);
         plan.finishes().forEach(id -> session.checkpoint(id, ChannelPosition.finished()));
         pushes.acknowledged(plan);
@@ -246,8 +261,10 @@ final class TunnelConnection implements AutoCloseable {
     }
 
     /**
-     * Closes the client first, then releases the lease: the next owner may start at once. A second
-     * call does nothing.
+     * Closes the tunnel client first (no push of this job reaches the server after it), then
+     * releases the lease, so that the next owner may start at once; then stops the SDK clients' I/O
+     * threads. Every step runs even when one before failed; the first failure is rethrown. A
+     * discovery round or push in flight ends first; none starts after. A second call does nothing.
      */
     @Override
     public synchronized void close() {
@@ -255,9 +272,11 @@ final class TunnelConnection implements AutoCloseable {
             return;
         }
         closed = true;
-        session.close();
-        owner.release();
-        proxy.close();
-        metaClient.close();
+        CloseSequence.of("the connection to tunnel '" + config.tunnelName() + "'")
+                .then("shut down the tunnel client", session::close)
+                .then("release the owner lease", owner::release)
+                .then("close the tunnel client", proxy::close)
+                .then("close the meta table client", metaClient::close)
+                .finish();
     }
 }

@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source.reader;
 
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.tunnel.PageReadAhead;
 import io.tablestorecdc.checkpoint.tunnel.ReadResult;
@@ -58,6 +59,9 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
     public static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
     private static final long MAX_WAIT_MILLIS = 100;
+
+    /** How long a close lets a read in flight end before interrupting it (its page is dropped). */
+    private static final long READ_AHEAD_STOP_MILLIS = 1_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelSplitReader.class);
 
@@ -239,9 +243,13 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
 
     @Override
     public void close() {
-        ahead.drop();
-        aheadThread.shutdown(); // a request in flight ends on its own; its page is dropped
-        proxy.close();
+        // A request in flight ends before the client closes; its page is dropped. No thread
+        // outlives the reader (Flink closes the job's classloader right after).
+        CloseSequence.of("the channel reader")
+                .then("drop the page read ahead", ahead::drop)
+                .thenStop("stop the read-ahead thread", aheadThread, READ_AHEAD_STOP_MILLIS)
+                .then("close the tunnel client", proxy::close)
+                .finish();
     }
 
     /** Ids of the paused channels (for tests). */

@@ -228,6 +228,87 @@ class TablestoreCdcEnumeratorTest {
     }
 
     @Test
+    void aFinishOfAReaderRestartedBeforeItWasCommittedIsUndoneAndNeverPushed() throws Throwable {
+        givenStreamChannels("a");
+        start(1, EnumeratorState.initial());
+        registerReaders(0);
+        discover();
+        checkpoint(1); // the reader's state holds "a" unfinished
+        enumerator.handleSourceEvent(0, finished("a"));
+        enumerator.snapshotState(2); // aborted: the reader fails
+
+        // A regional failover keeps the enumerator and restarts the reader from checkpoint 1.
+        enumerator.addSplitsBack(List.of(), 0);
+
+        assertThat(stateOf(enumerator.snapshotState(3))).containsEntry("a", SplitStatus.ASSIGNED);
+        enumerator.notifyCheckpointComplete(3);
+        runAsync();
+        assertThat(server.finishesReceived())
+                .as("a finish the restarted reader has not reported again")
+                .isEmpty();
+
+        enumerator.handleSourceEvent(0, finished("a")); // read again to its end
+        checkpoint(4);
+        checkpoint(5);
+        assertThat(server.finishesReceived()).containsExactly("a");
+    }
+
+    @Test
+    void aCommittedFinishStaysFinishedWhenItsReaderRestartsLater() throws Throwable {
+        givenStreamChannels("a");
+        start(1, EnumeratorState.initial());
+        registerReaders(0);
+        discover();
+        enumerator.handleSourceEvent(0, finished("a"));
+        checkpoint(1);
+
+        enumerator.addSplitsBack(List.of(), 0);
+
+        assertThat(stateOf(enumerator.snapshotState(2))).containsEntry("a", SplitStatus.FINISHED);
+        assertThat(server.finishesReceived()).containsExactly("a");
+    }
+
+    @Test
+    void aFinishCommittedByTheReadersPositionsStaysFinishedWhenItsReaderRestarts()
+            throws Throwable {
+        givenStreamChannels("a");
+        start(1, EnumeratorState.initial());
+        registerReaders(0);
+        discover();
+        checkpoint(1);
+        enumerator.handleSourceEvent(0, finished("a"));
+        // The reader's checkpoint 2 held the finish; it completed before the enumerator's did.
+        enumerator.handleSourceEvent(
+                0,
+                new CommittedPositionsEvent(
+                        2,
+                        List.of(
+                                new ChannelSplit(
+                                        "a", ChannelType.STREAM, ChannelPosition.finished()))));
+
+        enumerator.addSplitsBack(List.of(), 0); // restarted from checkpoint 2: "a" is not in it
+
+        assertThat(stateOf(enumerator.snapshotState(3))).containsEntry("a", SplitStatus.FINISHED);
+    }
+
+    @Test
+    void aChannelAssignedAndFinishedAfterTheLastCheckpointIsReadAgainAfterARestart()
+            throws Throwable {
+        givenStreamChannels("a");
+        start(1, EnumeratorState.initial());
+        registerReaders(0);
+        discover();
+        ChannelSplit a = lastAssignmentFlat().get(0);
+        enumerator.handleSourceEvent(0, finished("a"));
+
+        // No checkpoint holds the assignment: Flink gives the split back.
+        enumerator.addSplitsBack(List.of(a), 0);
+
+        assertThat(lastAssignmentFlat()).containsExactly(a);
+        assertThat(stateOf(enumerator.snapshotState(1))).containsEntry("a", SplitStatus.ASSIGNED);
+    }
+
+    @Test
     void repeatedFinishedEventsAreIdempotent() throws Throwable {
         givenStreamChannels("a");
         start(1, EnumeratorState.initial());
