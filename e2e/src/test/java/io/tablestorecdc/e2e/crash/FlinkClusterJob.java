@@ -1,15 +1,11 @@
 package io.tablestorecdc.e2e.crash;
 
-import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import io.tablestorecdc.e2e.DemoTarget;
-import io.tablestorecdc.e2e.flink.OrderChangeWrites;
 import io.tablestorecdc.flink.sink.TablestoreSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
-import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
@@ -45,7 +41,7 @@ public final class FlinkClusterJob {
         KeyedStream<SequencedChange, String> changes =
                 env.fromSource(source(args), WatermarkStrategy.noWatermarks(), "orders changes")
                         .uid("tablestore-cdc-source")
-                        .keyBy(new ByOrderId());
+                        .keyBy(new FlinkCrashChild.ByOrderId());
         changes.sinkTo(sink(args)).uid("tablestore-sink");
         changes.sinkTo(
                         new LoggingReplicaSink(
@@ -85,25 +81,7 @@ public final class FlinkClusterJob {
                 .setInstanceName(args.get("instance"))
                 .setCredentialsProvider("env")
                 .setTableName(args.get("sinkReplica"))
-                .setConverter(
-                        c ->
-                                Optional.of(
-                                        OrderChangeWrites.write(
-                                                c.change,
-                                                new SequenceInfo(
-                                                        c.epoch,
-                                                        c.change.commitMicros,
-                                                        c.rowIndex))))
+                .setConverter(new SequencedChangeWrites())
                 .build();
-    }
-
-    /** Keeps one order's changes on one sink subtask, in order. */
-    private static final class ByOrderId implements KeySelector<SequencedChange, String> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public String getKey(SequencedChange change) {
-            return change.change.orderId;
-        }
     }
 }

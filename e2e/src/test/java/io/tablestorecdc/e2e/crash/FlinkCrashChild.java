@@ -1,12 +1,9 @@
 package io.tablestorecdc.e2e.crash;
 
-import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.e2e.DemoTarget;
-import io.tablestorecdc.e2e.flink.OrderChangeWrites;
 import io.tablestorecdc.flink.sink.TablestoreSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
-import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -86,15 +83,7 @@ public final class FlinkCrashChild {
                 .setInstanceName(target.instanceName())
                 .setCredentials(target.accessKeyId(), target.accessKeySecret())
                 .setTableName(table)
-                .setConverter(
-                        c ->
-                                Optional.of(
-                                        OrderChangeWrites.write(
-                                                c.change,
-                                                new SequenceInfo(
-                                                        c.epoch,
-                                                        c.change.commitMicros,
-                                                        c.rowIndex))))
+                .setConverter(new SequencedChangeWrites())
                 .build();
     }
 
@@ -111,7 +100,7 @@ public final class FlinkCrashChild {
     }
 
     /** Keeps one order's changes on one sink subtask, in order. */
-    private static final class ByOrderId implements KeySelector<SequencedChange, String> {
+    static final class ByOrderId implements KeySelector<SequencedChange, String> {
         private static final long serialVersionUID = 1L;
 
         @Override
