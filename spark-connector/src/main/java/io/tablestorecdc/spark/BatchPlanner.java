@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
@@ -150,7 +151,7 @@ final class BatchPlanner {
         }
         List<ChannelBacklog> out = new ArrayList<>();
         for (CompletableFuture<ChannelBacklog> backlog : pending) {
-            ChannelBacklog known = SourceConnection.joined(backlog);
+            ChannelBacklog known = TunnelConsumer.joined(backlog);
             if (known.records() > 0) {
                 out.add(known);
             }

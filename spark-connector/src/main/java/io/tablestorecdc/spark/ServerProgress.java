@@ -2,17 +2,12 @@ package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
-import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,14 +47,15 @@ final class ServerProgress implements AutoCloseable {
     private volatile long lastPushNanos;
     private volatile boolean pushedOnce;
     private final AtomicReference<BatchSnapshot> newest = new AtomicReference<>();
-    private final AtomicReference<TunnelException> stopping = new AtomicReference<>();
+    private final AtomicReference<RuntimeException> stopping = new AtomicReference<>();
     private final Object pushLock = new Object();
-    private final ServerPushLedger ledger = new ServerPushLedger();
+    private final ServerPushLedger ledger;
     private Optional<BatchToken> lastPushed = Optional.empty();
 
     ServerProgress(SourceConnection connection, String tunnelName, Duration interval) {
         this.connection = connection;
         this.intervalNanos = interval.toNanos();
+        this.ledger = connection.consumer().pushes();
         this.pusher =
                 Executors.newSingleThreadScheduledExecutor(
                         DaemonThreads.named("tablestore-cdc-progress-" + tunnelName));
@@ -124,7 +120,7 @@ final class ServerProgress implements AutoCloseable {
     }
 
     private void throwIfStopped() {
-        TunnelException e = stopping.get();
+        RuntimeException e = stopping.get();
         if (e != null) {
             throw e;
         }
@@ -153,20 +149,22 @@ final class ServerProgress implements AutoCloseable {
                 pushedOnce = true;
                 ServerCommitPlan plan = ledger.plan(committed);
                 if (send(committed, plan)) {
-                    ledger.acknowledged(plan);
                     pushed(committed);
-                } else {
-                    ledger.failed(plan);
                 }
             }
         }
     }
 
+    /**
+     * Sends the plan through the consumer, which fences it by the owner lease, records it in the
+     * ledger and, after finishes, heartbeats at once (children open sooner).
+     */
     private boolean send(BatchSnapshot committed, ServerCommitPlan plan) {
-        Map<String, ChannelPosition> all = new TreeMap<>(plan.positions());
-        plan.finishes().forEach(id -> all.put(id, ChannelPosition.finished()));
         try {
-            checkpointAll(all);
+            connection.consumer().push(plan);
+        } catch (OwnershipLostException e) {
+            stopping.compareAndSet(null, e);
+            return false;
         } catch (TunnelException e) {
             if (e.stopsClient()) {
                 stopping.compareAndSet(null, e);
@@ -181,44 +179,7 @@ final class ServerProgress implements AutoCloseable {
         }
         if (!plan.finishes().isEmpty()) {
             connection.markFinished(plan.finishes());
-            // Report TERMINATED now rather than at the next scheduled heartbeat: children open
-            // sooner.
-            connection.session().heartbeatOnce();
         }
         return true;
-    }
-
-    /**
-     * One checkpoint request per channel, several at once. Waits for every request (none may still
-     * run when the next batch is pushed), then throws the first failure, preferring one that stops
-     * the client.
-     */
-    private void checkpointAll(Map<String, ChannelPosition> positions) {
-        List<CompletableFuture<Void>> requests = new ArrayList<>(positions.size());
-        positions.forEach(
-                (id, position) ->
-                        requests.add(
-                                CompletableFuture.runAsync(
-                                        () -> connection.session().checkpoint(id, position),
-                                        connection.requests())));
-        List<TunnelException> failures = new ArrayList<>();
-        requests.forEach(request -> failureOf(request).ifPresent(failures::add));
-        Optional<TunnelException> first =
-                failures.stream()
-                        .filter(TunnelException::stopsClient)
-                        .findFirst()
-                        .or(() -> failures.stream().findFirst());
-        if (first.isPresent()) {
-            throw first.get();
-        }
-    }
-
-    private static Optional<TunnelException> failureOf(CompletableFuture<Void> request) {
-        try {
-            SourceConnection.joined(request);
-            return Optional.empty();
-        } catch (TunnelException e) {
-            return Optional.of(e);
-        }
     }
 }

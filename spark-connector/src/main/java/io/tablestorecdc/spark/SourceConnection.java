@@ -2,7 +2,8 @@ package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.Engine;
-import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
+import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
+import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
@@ -13,29 +14,20 @@ import io.tablestorecdc.checkpoint.merge.ServerAheadException;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.ServerCheckpoints;
 import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
-import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
-import io.tablestorecdc.checkpoint.meta.MetaRow;
-import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
-import io.tablestorecdc.checkpoint.meta.MetaTableClient;
-import io.tablestorecdc.checkpoint.meta.MetaValue;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
-import io.tablestorecdc.checkpoint.meta.PutOutcome;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
-import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
-import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSession;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +36,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -53,13 +44,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The driver's connection to Tablestore for one streaming query: the meta store, the owner lease
- * (invariant 8) and the one tunnel client, with heartbeats and lease renewals on a daemon thread.
- *
- * <p>Opened in that order — lease before tunnel client — so that a second query on the same tunnel
- * is refused before its client could take channels from the first. Every meta-table write of the
- * driver (plans, adoptions, purges) first checks that this query still holds the lease, so a query
- * whose lease was taken over stops at its next write instead of interleaving with the new owner.
+ * The driver's consumer of one tunnel for one streaming query: the core's {@link TunnelConsumer}
+ * (open and close order, every meta write and push fenced by the owner lease, channel start,
+ * adoptions, pushes, renewals and heartbeats), scheduled here: its periodic work on a daemon
+ * thread, per-channel requests on a pool. What is Spark's own is the merge of a committed batch
+ * with the server's listing ({@link #merge}).
  */
 final class SourceConnection implements AutoCloseable {
 
@@ -70,191 +59,120 @@ final class SourceConnection implements AutoCloseable {
     private static final int REQUEST_THREADS = 8;
     private static final int META_THREADS = 4;
 
-    private final TablestoreSourceOptions options;
-    private final SdkMetaTableClient metaClient;
-    private final MetaStore ownerStore;
-    private final MetaStore metaStore;
-    private final TunnelProxy proxy;
-    private final TunnelDescription tunnel;
+    /** How often the consumer's periodic work is looked at; it sends only what is due. */
+    private static final Duration TICK = Duration.ofSeconds(1);
 
     /** How long a close waits for a request in flight before interrupting it. */
     private static final long STOP_MILLIS = 10_000;
 
+    private final TablestoreSourceOptions options;
+    private final String consumerId;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService requests;
     private final ExecutorService metaRequests;
-    private final Map<String, ChannelPosition> adoptions = new HashMap<>();
     private final Set<String> skippedLogged = new TreeSet<>();
-    private String consumerId = "";
-    private OwnerLeaseKeeper owner;
-    private CatchUpReporter catchUp;
-    private volatile RuntimeException failure;
-    private TunnelSession session;
+    private TunnelConsumer consumer;
     private ChannelListCache listing;
 
-    private SourceConnection(
-            TablestoreSourceOptions options,
-            SdkMetaTableClient metaClient,
-            TunnelProxy proxy,
-            TunnelDescription tunnel) {
+    private SourceConnection(TablestoreSourceOptions options, String consumerId) {
         this.options = options;
-        this.metaClient = metaClient;
-        this.ownerStore = new MetaStore(metaClient);
+        this.consumerId = consumerId;
+        String tunnelName = options.tunnelName();
         this.metaRequests =
                 Executors.newFixedThreadPool(
-                        META_THREADS,
-                        DaemonThreads.named("tablestore-cdc-meta-" + tunnel.tunnelName()));
-        this.metaStore =
-                new MetaStore(
-                        new OwnerCheckedClient(metaClient),
-                        java.time.Clock.systemUTC(),
-                        options.settings().metaFullSnapshotEvery(),
-                        Optional.of(metaRequests));
-        this.proxy = proxy;
-        this.tunnel = tunnel;
+                        META_THREADS, DaemonThreads.named("tablestore-cdc-meta-" + tunnelName));
         this.requests =
                 Executors.newFixedThreadPool(
                         REQUEST_THREADS,
-                        DaemonThreads.named("tablestore-cdc-requests-" + tunnel.tunnelName()));
+                        DaemonThreads.named("tablestore-cdc-requests-" + tunnelName));
         this.scheduler =
                 Executors.newSingleThreadScheduledExecutor(
-                        DaemonThreads.named("tablestore-cdc-" + tunnel.tunnelName()));
+                        DaemonThreads.named("tablestore-cdc-" + tunnelName));
     }
 
-    /**
-     * Connects: meta table (created if missing), tunnel (created if configured), owner lease for
-     * {@code consumerId}, tunnel client with heartbeats.
-     */
+    /** Opens the query's consumer (the core's open order) and starts its periodic work. */
     static SourceConnection open(TablestoreSourceOptions options, String consumerId) {
-        TablestoreEndpoint endpoint = options.tablestoreEndpoint();
-        SdkMetaTableClient metaClient = SdkMetaTableClient.connect(endpoint, options.metaTable());
-        TunnelProxy proxy = SdkTunnelProxy.create(endpoint);
-        SourceConnection connection = null;
+        SourceConnection connection = new SourceConnection(options, consumerId);
         try {
-            new MetaStore(metaClient).ensureTable();
-            connection = new SourceConnection(options, metaClient, proxy, describe(proxy, options));
-            connection.start(consumerId);
+            connection.start();
             return connection;
         } catch (RuntimeException e) {
-            if (connection != null) {
+            try {
                 connection.close();
-            } else {
-                proxy.close();
-                metaClient.close();
+            } catch (RuntimeException closeFailure) {
+                e.addSuppressed(closeFailure);
             }
             throw e;
         }
     }
 
-    private static TunnelDescription describe(TunnelProxy proxy, TablestoreSourceOptions o) {
-        return new TunnelOpener(
+    private void start() {
+        TablestoreEndpoint endpoint = options.tablestoreEndpoint();
+        SdkMetaTableClient metaClient = SdkMetaTableClient.connect(endpoint, options.metaTable());
+        TunnelProxy proxy;
+        try {
+            proxy = SdkTunnelProxy.create(endpoint);
+        } catch (RuntimeException e) {
+            metaClient.close();
+            throw e;
+        }
+        TunnelConsumer.Setup setup =
+                new TunnelConsumer.Setup(
                         Engine.SPARK,
-                        o.tableName(),
-                        o.tunnelName(),
-                        o.tunnelCreate().tunnelType(),
-                        o.tunnelStart())
-                .open(proxy, Optional.empty());
+                        new TunnelOpener(
+                                Engine.SPARK,
+                                options.tableName(),
+                                options.tunnelName(),
+                                options.tunnelCreate().tunnelType(),
+                                options.tunnelStart()),
+                        consumerId,
+                        options.metaTable(),
+                        TunnelSessionConfig.withDefaults(CLIENT_TAG),
+                        options.settings().metaFullSnapshotEvery(),
+                        options.metaRetentionBatches());
+        consumer =
+                TunnelConsumer.open(
+                        setup,
+                        proxy,
+                        metaClient,
+                        Optional.empty(),
+                        new ServerPushLedger(),
+                        Optional.of(metaRequests),
+                        Optional.of(requests));
+        listing = new ChannelListCache(this::listChannels, LISTING_TTL);
+        scheduler.scheduleWithFixedDelay(
+                this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void start(String consumerId) {
-        this.consumerId = consumerId;
-        owner = OwnerLeaseKeeper.acquire(ownerStore, tunnel.tunnelId(), consumerId);
-        adoptions.putAll(metaStore.adoptions(tunnel.tunnelId()));
-        owner.shutDownPredecessorClient(proxy);
-        session =
-                TunnelSession.open(
-                        proxy, tunnel.tunnelId(), TunnelSessionConfig.withDefaults(CLIENT_TAG));
-        owner.recordClient(session.clientId());
-        session.startHeartbeats(scheduler);
-        long renewEvery = OwnerLeaseKeeper.RENEW_EVERY.toMillis();
-        scheduler.scheduleWithFixedDelay(
-                this::renewLease, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
-        catchUp = CatchUpReporter.of(owner);
-        long reportEvery = CatchUpReporter.MIN_INTERVAL.toMillis();
-        scheduler.scheduleWithFixedDelay(
-                this::reportCatchUp, reportEvery, reportEvery, TimeUnit.MILLISECONDS);
-        listing = new ChannelListCache(this::listChannels, LISTING_TTL);
-        LOG.info(
-                "tablestore-cdc source for tunnel {} ({}) of table {} started as client {}",
-                tunnel.tunnelName(),
-                tunnel.tunnelId(),
-                options.tableName(),
-                session.clientId().clientId());
+    private void tick() {
+        try {
+            consumer.tick();
+        } catch (OwnershipLostException e) {
+            // Kept by the consumer: the next planning call throws it (checkHealthy).
+        } catch (RuntimeException e) {
+            LOG.error("Unexpected error in the periodic work of tunnel {}", tunnelId(), e);
+        }
     }
 
     private List<ServerChannel> listChannels() {
-        return proxy.describeTunnel(options.tableName(), options.tunnelName()).channels();
+        return consumer.proxy()
+                .describeTunnel(options.tableName(), options.tunnelName())
+                .channels();
     }
 
-    /** The catch-up report planning probes feed (see {@link CatchUpReporter}). */
+    /** The core's consumer. */
+    TunnelConsumer consumer() {
+        return consumer;
+    }
+
+    /** The catch-up report planning probes feed. */
     CatchUpReporter catchUp() {
-        return catchUp;
-    }
-
-    private void reportCatchUp() {
-        try {
-            catchUp.flushIfDue();
-        } catch (RuntimeException e) {
-            LOG.warn("Unexpected error writing the catch-up report of tunnel {}", tunnelId(), e);
-        }
-    }
-
-    private void renewLease() {
-        try {
-            owner.renew();
-        } catch (OwnershipLostException e) {
-            failure = leaseLost(e.getMessage(), e);
-            LOG.error("{}", failure.getMessage());
-        } catch (RuntimeException e) {
-            LOG.error("Unexpected error renewing the owner lease of tunnel {}", tunnelId(), e);
-        }
+        return consumer.catchUp();
     }
 
     /** Throws the error that stopped this connection (lost lease, expired tunnel), if any. */
     void checkHealthy() {
-        RuntimeException stoppedBy = failure;
-        if (stoppedBy != null) {
-            throw stoppedBy;
-        }
-        session.checkHealthy();
-    }
-
-    /**
-     * Throws unless this query still holds the owner lease it acquired: the owner row must still
-     * name this acquisition (a renewal keeps it; a takeover, a newer run of this query, a release
-     * or a hand edit changes it). One read, made before each meta-table write of the driver.
-     */
-    private void requireOwnership() {
-        RuntimeException stoppedBy = failure;
-        if (stoppedBy != null) {
-            throw stoppedBy;
-        }
-        Optional<String> now = owner.heldElsewhere();
-        if (now.isPresent()) {
-            IllegalStateException lost =
-                    leaseLost("The owner row changed: " + now.get() + ".", null);
-            failure = lost;
-            LOG.error("{}", lost.getMessage());
-            throw lost;
-        }
-    }
-
-    /** The tunnel and table as the user named them, what happened, and what to do. */
-    private IllegalStateException leaseLost(String detail, Throwable cause) {
-        return new IllegalStateException(
-                "tablestore-cdc source on tunnel '"
-                        + options.tunnelName()
-                        + "' of table '"
-                        + options.tableName()
-                        + "' lost its owner lease in meta table '"
-                        + options.metaTable()
-                        + "' and stops without writing further batches, so that it does not"
-                        + " interleave with the new owner. "
-                        + detail
-                        + " Only one query may read a tunnel: stop the other query or job (or give"
-                        + " one of them its own tunnel), then restart this query on its checkpoint"
-                        + " location; it resumes after its last committed batch.",
-                cause);
+        consumer.checkHealthy();
     }
 
     /**
@@ -265,14 +183,12 @@ final class SourceConnection implements AutoCloseable {
      */
     MergeResult merge(Optional<BatchSnapshot> committed) {
         AdoptionHistory history =
-                committed.isPresent()
-                        ? AdoptionHistory.of(adoptionsCopy())
-                        : AdoptionHistory.none();
+                committed.isPresent() ? consumer.adoptionHistory() : AdoptionHistory.none();
         CheckpointMerger merger =
                 new CheckpointMerger(
                         tunnelId(),
-                        tunnel.type(),
-                        Optional.of(session.clientId().clientId()),
+                        consumer.tunnel().type(),
+                        Optional.of(consumer.clientId().clientId()),
                         options.onVanishedChannel(),
                         options.onServerAhead());
         List<ServerChannel> channels = listing.channels();
@@ -292,7 +208,8 @@ final class SourceConnection implements AutoCloseable {
         }
         result.warnings().forEach(LOG::warn);
         logSkippedOnce(result);
-        recordAdoptions(result);
+        consumer.recordAdoptions(
+                result.adopted().stream().map(id -> result.entries().get(id)).toList());
         return result;
     }
 
@@ -324,57 +241,19 @@ final class SourceConnection implements AutoCloseable {
     private ServerCheckpoints serverCheckpoints(
             Optional<BatchSnapshot> committed, List<ServerChannel> channels) {
         if (committed.isPresent()) {
-            return this::serverCheckpoint;
+            return consumer::serverCheckpoint;
         }
         Map<String, CompletableFuture<Optional<ChannelPosition>>> fetching = new HashMap<>();
         for (ServerChannel channel : channels) {
             String id = channel.channelId();
-            fetching.put(id, CompletableFuture.supplyAsync(() -> serverCheckpoint(id), requests));
+            fetching.put(
+                    id,
+                    CompletableFuture.supplyAsync(() -> consumer.serverCheckpoint(id), requests));
         }
-        return id -> fetching.containsKey(id) ? joined(fetching.get(id)) : serverCheckpoint(id);
-    }
-
-    /** The request's own failure (a TunnelException, say), not the future's wrapper. */
-    static <T> T joined(CompletableFuture<T> request) {
-        try {
-            return request.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
-    }
-
-    /** Empty when the server has no checkpoint yet (a WAIT child may have none). */
-    private Optional<ChannelPosition> serverCheckpoint(String channelId) {
-        try {
-            return Optional.of(session.serverCheckpoint(channelId).position());
-        } catch (TunnelException e) {
-            if (e.kind() == TunnelException.Kind.MALFORMED_RESPONSE
-                    || e.kind() == TunnelException.Kind.NOT_FOUND) {
-                return Optional.empty();
-            }
-            throw e;
-        }
-    }
-
-    private synchronized Map<String, ChannelPosition> adoptionsCopy() {
-        return new HashMap<>(adoptions);
-    }
-
-    private synchronized void recordAdoptions(MergeResult result) {
-        List<ChannelCheckpoint> fresh = new ArrayList<>();
-        for (String id : result.adopted()) {
-            ChannelCheckpoint entry = result.entries().get(id);
-            if (!adoptions.containsKey(id)) {
-                fresh.add(entry);
-                adoptions.put(id, entry.adoptedAt());
-            }
-        }
-        if (!fresh.isEmpty()) {
-            metaStore.recordAdoptions(tunnelId(), fresh);
-        }
+        return id ->
+                fetching.containsKey(id)
+                        ? TunnelConsumer.joined(fetching.get(id))
+                        : consumer.serverCheckpoint(id);
     }
 
     /** Channels the server marked finished are hidden from listings until confirmed. */
@@ -383,27 +262,28 @@ final class SourceConnection implements AutoCloseable {
     }
 
     String tunnelId() {
-        return tunnel.tunnelId();
+        return consumer.tunnelId();
     }
 
     TunnelDescription tunnel() {
-        return tunnel;
+        return consumer.tunnel();
     }
 
     TunnelClientId clientId() {
-        return session.clientId();
+        return consumer.clientId();
     }
 
     TunnelSession session() {
-        return session;
+        return consumer.session();
     }
 
     TunnelProxy proxy() {
-        return proxy;
+        return consumer.proxy();
     }
 
+    /** The meta table as this query writes it: every write fenced by the owner lease. */
     MetaStore metaStore() {
-        return metaStore;
+        return consumer.metaStore();
     }
 
     /** Runs per-channel requests of the driver (planning probes, progress pushes) at once. */
@@ -412,68 +292,23 @@ final class SourceConnection implements AutoCloseable {
     }
 
     /**
-     * Releases the lease and the tunnel client so that the next consumer can start at once. The
-     * threads end first (a heartbeat, renewal or report in flight lands, it is not interrupted);
-     * every step runs even when one before failed.
+     * Stops the threads (a tick or request in flight lands, it is not interrupted), then closes the
+     * consumer in the core's order, so that the next consumer can start at once. Every step runs
+     * even when one before failed.
      */
     @Override
     public void close() {
-        CloseSequence.of("the connection to tunnel '" + tunnel.tunnelName() + "'")
-                .thenStop("stop the heartbeat, lease and report thread", scheduler, STOP_MILLIS)
+        CloseSequence.of("the connection to tunnel '" + options.tunnelName() + "'")
+                .thenStop("stop the periodic work", scheduler, STOP_MILLIS)
                 .thenStop("stop the request threads", requests, STOP_MILLIS)
                 .thenStop("stop the meta request threads", metaRequests, STOP_MILLIS)
-                .then("shut down the tunnel client", this::closeSession)
-                .then("release the owner lease", this::releaseLease)
-                .then("close the tunnel client", proxy::close)
-                .then("close the meta table client", metaClient::close)
+                .then("close the consumer", this::closeConsumer)
                 .finish();
     }
 
-    private void closeSession() {
-        if (session != null) {
-            session.close();
-        }
-    }
-
-    private void releaseLease() {
-        if (owner != null && failure == null) {
-            owner.release();
-        }
-    }
-
-    /**
-     * The meta table as this query writes it: each write first checks that this query still owns
-     * the tunnel (invariant 8). Reads are not checked; they change nothing. The connection closes
-     * the underlying client.
-     */
-    private final class OwnerCheckedClient extends ForwardingMetaTableClient {
-
-        OwnerCheckedClient(MetaTableClient table) {
-            super(table);
-        }
-
-        @Override
-        public PutOutcome putIfAbsent(MetaRow row) {
-            requireOwnership();
-            return super.putIfAbsent(row);
-        }
-
-        @Override
-        public List<PutOutcome> putAllIfAbsent(List<MetaRow> rows) {
-            requireOwnership();
-            return super.putAllIfAbsent(rows);
-        }
-
-        @Override
-        public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
-            requireOwnership();
-            return super.replaceIf(row, column, expected);
-        }
-
-        @Override
-        public void deleteAll(List<MetaRowKey> keys) {
-            requireOwnership();
-            super.deleteAll(keys);
+    private void closeConsumer() {
+        if (consumer != null) {
+            consumer.close();
         }
     }
 }

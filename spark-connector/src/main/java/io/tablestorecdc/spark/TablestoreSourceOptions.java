@@ -48,7 +48,7 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final String META_TABLE = SourceOption.META_TABLE.key();
     public static final String META_FULL_SNAPSHOT_EVERY =
             SourceOption.META_FULL_SNAPSHOT_EVERY.key();
-    public static final String META_RETENTION_BATCHES = "meta.retention.batches";
+    public static final String META_RETENTION_BATCHES = SourceOption.META_RETENTION_BATCHES.key();
     public static final String MAX_ROWS_PER_TRIGGER = "max.rows.per.trigger";
     public static final String MIN_ROWS_PER_TRIGGER = "min.rows.per.trigger";
     public static final String MAX_TRIGGER_DELAY = "max.trigger.delay";
@@ -60,7 +60,8 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final String SKIP_INVALID_DATA = SourceOption.SKIP_INVALID_DATA.key();
     public static final String IGNORE_DELETE = SourceOption.IGNORE_DELETE.key();
 
-    public static final int DEFAULT_META_RETENTION_BATCHES = 100;
+    public static final int DEFAULT_META_RETENTION_BATCHES =
+            Integer.parseInt(SourceOption.META_RETENTION_BATCHES.defaultValue().orElseThrow());
     public static final long DEFAULT_MAX_ROWS_PER_CHANNEL = 100_000L;
     public static final Duration DEFAULT_CHANNEL_READ_BUDGET = Duration.ofSeconds(10);
     public static final Duration DEFAULT_MAX_TRIGGER_DELAY = Duration.ofMinutes(15);
@@ -71,7 +72,6 @@ public final class TablestoreSourceOptions implements Serializable {
     /** The options only Spark reads. */
     private static final Set<String> SPARK_ONLY =
             Set.of(
-                    META_RETENTION_BATCHES,
                     MAX_ROWS_PER_TRIGGER,
                     MIN_ROWS_PER_TRIGGER,
                     MAX_TRIGGER_DELAY,
@@ -97,7 +97,7 @@ public final class TablestoreSourceOptions implements Serializable {
 
     private TablestoreSourceOptions(SourceSettings settings, SparkOnly own) {
         this.settings = settings;
-        this.metaRetentionBatches = own.retention;
+        this.metaRetentionBatches = settings.metaRetentionBatches();
         this.maxRowsPerTrigger = own.maxRowsPerTrigger;
         this.minRowsPerTrigger = own.minRowsPerTrigger;
         this.maxTriggerDelay = own.maxTriggerDelay;
@@ -230,10 +230,6 @@ public final class TablestoreSourceOptions implements Serializable {
         return "TablestoreSourceOptions{"
                 + settings.describe()
                 + ", "
-                + META_RETENTION_BATCHES
-                + "="
-                + metaRetentionBatches
-                + ", "
                 + MAX_ROWS_PER_TRIGGER
                 + "="
                 + (maxRowsPerTrigger > 0 ? maxRowsPerTrigger : "none")
@@ -273,7 +269,6 @@ public final class TablestoreSourceOptions implements Serializable {
 
     /** The options only Spark has, read with the core's wording. */
     private static final class SparkOnly {
-        private final int retention;
         private final long maxRowsPerTrigger;
         private final long minRowsPerTrigger;
         private final Duration maxTriggerDelay;
@@ -284,13 +279,6 @@ public final class TablestoreSourceOptions implements Serializable {
         private final Duration serverProgressInterval;
 
         SparkOnly(OptionValues values) {
-            retention =
-                    (int)
-                            values.wholeNumber(
-                                    META_RETENTION_BATCHES,
-                                    DEFAULT_META_RETENTION_BATCHES,
-                                    2,
-                                    Integer.MAX_VALUE);
             maxRowsPerTrigger = values.wholeNumber(MAX_ROWS_PER_TRIGGER, 0, 1, Long.MAX_VALUE);
             minRowsPerTrigger = values.wholeNumber(MIN_ROWS_PER_TRIGGER, 0, 1, Long.MAX_VALUE);
             maxTriggerDelay = values.positiveDuration(MAX_TRIGGER_DELAY, DEFAULT_MAX_TRIGGER_DELAY);

@@ -144,7 +144,7 @@ class OwnershipAndSecretsITCase {
                 .hasStackTraceContaining("tunnel '" + tunnel + "' of table '" + table + "'")
                 .hasStackTraceContaining("lost its owner lease")
                 .hasStackTraceContaining("consumer 'other-query' holds it now")
-                .hasStackTraceContaining("restart this query on its checkpoint location");
+                .hasStackTraceContaining("restart this query from its checkpoint location");
         assertThat(sink.rows().stream().map(r -> r.getString(0)).toList()).containsExactly("a");
         bed.withMetaStore(
                 Clock.systemUTC(),

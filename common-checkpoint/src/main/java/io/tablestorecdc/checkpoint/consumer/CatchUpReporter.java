@@ -3,6 +3,7 @@ package io.tablestorecdc.checkpoint.consumer;
 import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.time.Duration;
@@ -132,6 +133,8 @@ public final class CatchUpReporter {
                 LOG.debug("The catch-up report of tunnel {} changed meanwhile; retrying", tunnelId);
                 markChanged();
             }
+        } catch (OwnershipLostException e) {
+            throw e; // the consumer stops; a report is not worth hiding that
         } catch (MetaTableException | TunnelException e) {
             LOG.warn(
                     "Could not write the catch-up report of tunnel {}; retrying: {}",

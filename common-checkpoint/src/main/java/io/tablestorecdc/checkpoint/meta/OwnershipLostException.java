@@ -11,4 +11,9 @@ public final class OwnershipLostException extends MetaTableException {
     OwnershipLostException(String message) {
         super(message);
     }
+
+    /** The loss as a consumer reports it: what it stops doing and how to go on. */
+    public OwnershipLostException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

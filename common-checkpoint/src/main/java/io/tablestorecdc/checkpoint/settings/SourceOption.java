@@ -105,6 +105,15 @@ public enum SourceOption {
                     + " changed since the last full one (a delta), so its cost grows with the"
                     + " changes, not the partitions. A positive whole number of batches; 1 writes"
                     + " every snapshot in full."),
+    META_RETENTION_BATCHES(
+            "meta.retention.batches",
+            Kind.OPTIONAL,
+            "100",
+            "How many of the newest batches (Spark micro-batches, Flink checkpoints) the meta"
+                    + " table keeps; older snapshots are purged after each write. Another"
+                    + " consumer can resume from any batch kept, so keep at least as many as"
+                    + " a restore may go back (older Flink checkpoints or savepoints, a Spark"
+                    + " query's uncommitted batches). A whole number, at least 2."),
     SKIP_INVALID_DATA(
             "skip.invalid.data",
             Kind.OPTIONAL,

@@ -2,6 +2,7 @@ package io.tablestorecdc.checkpoint.settings;
 
 import static io.tablestorecdc.checkpoint.settings.SourceOption.IGNORE_DELETE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.META_FULL_SNAPSHOT_EVERY;
+import static io.tablestorecdc.checkpoint.settings.SourceOption.META_RETENTION_BATCHES;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.META_TABLE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.ON_SERVER_AHEAD;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.SKIP_INVALID_DATA;
@@ -48,6 +49,7 @@ public final class SourceSettings implements Serializable {
     private final boolean ignoreDelete;
     private final ServerAheadPolicy onServerAhead;
     private final int metaFullSnapshotEvery;
+    private final int metaRetentionBatches;
 
     private SourceSettings(Reading r) {
         this.connection = r.connection;
@@ -61,6 +63,7 @@ public final class SourceSettings implements Serializable {
         this.ignoreDelete = r.ignoreDelete;
         this.onServerAhead = r.onServerAhead;
         this.metaFullSnapshotEvery = r.metaFullSnapshotEvery;
+        this.metaRetentionBatches = r.metaRetentionBatches;
     }
 
     /**
@@ -166,6 +169,11 @@ public final class SourceSettings implements Serializable {
         return metaFullSnapshotEvery;
     }
 
+    /** How many of the newest batches the meta table keeps ({@code meta.retention.batches}). */
+    public int metaRetentionBatches() {
+        return metaRetentionBatches;
+    }
+
     /**
      * The problem of a {@code tunnel.start} that was set although the source creates no tunnel with
      * a stream part, where it would have no effect; empty otherwise. Spark rejects it; Flink, whose
@@ -209,6 +217,10 @@ public final class SourceSettings implements Serializable {
                 + "="
                 + metaFullSnapshotEvery
                 + ", "
+                + META_RETENTION_BATCHES.key()
+                + "="
+                + metaRetentionBatches
+                + ", "
                 + SKIP_INVALID_DATA.key()
                 + "="
                 + skipInvalidData
@@ -237,7 +249,8 @@ public final class SourceSettings implements Serializable {
                 && skipInvalidData == other.skipInvalidData
                 && ignoreDelete == other.ignoreDelete
                 && onServerAhead == other.onServerAhead
-                && metaFullSnapshotEvery == other.metaFullSnapshotEvery;
+                && metaFullSnapshotEvery == other.metaFullSnapshotEvery
+                && metaRetentionBatches == other.metaRetentionBatches;
     }
 
     @Override
@@ -263,6 +276,7 @@ public final class SourceSettings implements Serializable {
         private final boolean ignoreDelete;
         private final ServerAheadPolicy onServerAhead;
         private final int metaFullSnapshotEvery;
+        private final int metaRetentionBatches;
 
         Reading(OptionValues values) {
             connection = TableConnection.reading(values);
@@ -287,6 +301,14 @@ public final class SourceSettings implements Serializable {
                                     MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY,
                                     1,
                                     1_000_000);
+            metaRetentionBatches =
+                    (int)
+                            values.wholeNumber(
+                                    META_RETENTION_BATCHES.key(),
+                                    Integer.parseInt(
+                                            META_RETENTION_BATCHES.defaultValue().orElseThrow()),
+                                    2,
+                                    Integer.MAX_VALUE);
         }
 
         private static String tableName(String text) {

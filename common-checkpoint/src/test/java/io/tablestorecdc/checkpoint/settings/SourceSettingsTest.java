@@ -111,6 +111,7 @@ class SourceSettingsTest {
                         "tunnel.start",
                         "meta.table",
                         "meta.full.snapshot.every",
+                        "meta.retention.batches",
                         "skip.invalid.data",
                         "ignore.delete",
                         "on.server.ahead");

@@ -1,6 +1,7 @@
 package io.tablestorecdc.flink.source;
 
 import io.tablestorecdc.checkpoint.consumer.Engine;
+import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
@@ -70,6 +71,7 @@ public final class TablestoreCdcSourceBuilder<T> {
     private boolean ignoreDelete;
     private ServerAheadPolicy onServerAhead = ServerAheadPolicy.FAIL;
     private int metaFullSnapshotEvery = MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY;
+    private int metaRetentionBatches = TunnelConsumer.DEFAULT_RETENTION_BATCHES;
     private Instant stopAt;
     private ChangeRecordDeserializer<T> deserializer;
     private TunnelProxyFactory proxyFactory = SdkTunnelProxyFactory.INSTANCE;
@@ -213,6 +215,16 @@ public final class TablestoreCdcSourceBuilder<T> {
     }
 
     /**
+     * How many of the newest checkpoints' snapshots the meta table keeps (option {@code
+     * meta.retention.batches}, default {@value TunnelConsumer#DEFAULT_RETENTION_BATCHES}, at least
+     * 2); older ones are purged after each write.
+     */
+    public TablestoreCdcSourceBuilder<T> setMetaRetentionBatches(int checkpoints) {
+        this.metaRetentionBatches = checkpoints;
+        return this;
+    }
+
+    /**
      * Makes the source bounded (option {@code scan.bounded.stop-at}): each channel is read up to
      * its last change committed at or before {@code stopAt}, and the job ends when every channel
      * has stopped there or finished. {@code null} (the default) reads continuously.
@@ -306,6 +318,8 @@ public final class TablestoreCdcSourceBuilder<T> {
                 options,
                 SourceOption.META_FULL_SNAPSHOT_EVERY,
                 String.valueOf(metaFullSnapshotEvery));
+        putIfSet(
+                options, SourceOption.META_RETENTION_BATCHES, String.valueOf(metaRetentionBatches));
         return options;
     }
 

@@ -91,6 +91,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 IGNORE_DELETE,
                 TablestoreCdcOptions.ON_SERVER_AHEAD,
                 TablestoreCdcOptions.META_FULL_SNAPSHOT_EVERY,
+                TablestoreCdcOptions.META_RETENTION_BATCHES,
                 DISCOVERY_INTERVAL,
                 HEARTBEAT_INTERVAL,
                 HEARTBEAT_TIMEOUT,

@@ -68,6 +68,16 @@ public final class TablestoreCdcOptions {
                                             .orElseThrow()))
                     .withDescription(SourceOption.META_FULL_SNAPSHOT_EVERY.description());
 
+    public static final ConfigOption<Integer> META_RETENTION_BATCHES =
+            ConfigOptions.key(SourceOption.META_RETENTION_BATCHES.key())
+                    .intType()
+                    .defaultValue(
+                            Integer.parseInt(
+                                    SourceOption.META_RETENTION_BATCHES
+                                            .defaultValue()
+                                            .orElseThrow()))
+                    .withDescription(SourceOption.META_RETENTION_BATCHES.description());
+
     public static final ConfigOption<Duration> DISCOVERY_INTERVAL =
             ConfigOptions.key("discovery.interval")
                     .durationType()

@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes the job's committed state: pushes to the tunnel server what the core's plan says the
  * server lacks (invariant 3), and writes the committed positions to the meta table (invariant 7).
- * Both run on the enumerator's worker thread, queued in order; their outcomes come back to the
- * coordinator thread, which owns this object.
+ * Both run on the enumerator's worker thread, queued in order, through the core's consumer, which
+ * fences them by the owner lease; their outcomes come back to the coordinator thread, which owns
+ * this object. A lost lease fails the job without restarts ({@link OwnershipLoss}).
  */
 @Internal
 final class CommitPublisher {
@@ -37,7 +38,7 @@ final class CommitPublisher {
         this.onFinishesPushed = onFinishesPushed;
     }
 
-    /** Pushes what is committed and the server lacks; after finishes, heartbeats soon. */
+    /** Pushes what is committed and the server lacks; after finishes, heartbeats at once. */
     void push() {
         ServerCommitPlan plan = commits.planPush(tunnelId);
         if (plan.isEmpty()) {
@@ -45,7 +46,7 @@ final class CommitPublisher {
         }
         context.callAsync(
                 () -> {
-                    connection.push(plan);
+                    connection.consumer().push(plan);
                     return plan;
                 },
                 (pushed, error) -> onPushed(plan, error));
@@ -53,7 +54,8 @@ final class CommitPublisher {
 
     private void onPushed(ServerCommitPlan plan, Throwable error) {
         if (error != null) {
-            commits.pushes().failed(plan); // planned again with the next commit
+            OwnershipLoss.rethrow(error); // a job that lost its lease stops, without restarts
+            // The consumer recorded the plan failed: it is planned again with the next commit.
             LOG.warn(
                     "Could not push positions of {} and finished channels {} to the tunnel"
                             + " server; pushing again after the next checkpoint: {}",
@@ -79,8 +81,9 @@ final class CommitPublisher {
                         context.callAsync(
                                 () -> {
                                     connection
-                                            .meta()
-                                            .write(w.snapshot(), checkpointId, w.adoptions());
+                                            .consumer()
+                                            .writeSnapshot(
+                                                    w.snapshot(), checkpointId, w.adoptions());
                                     return w;
                                 },
                                 (written, error) -> {
@@ -88,11 +91,12 @@ final class CommitPublisher {
                                         commits.metaWritten(written);
                                         return;
                                     }
+                                    OwnershipLoss.rethrow(error);
                                     LOG.warn(
                                             "Could not write checkpoint {} to meta table {}; the"
                                                     + " next checkpoint writes newer positions: {}",
                                             checkpointId,
-                                            connection.metaTableName(),
+                                            connection.consumer().metaTableName(),
                                             error.getMessage());
                                 }));
     }

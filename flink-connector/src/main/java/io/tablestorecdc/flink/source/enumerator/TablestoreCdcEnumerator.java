@@ -35,14 +35,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The tunnel client of a Flink job, a thin adapter over the core (docs/design.md, "The consumer
- * model"). By role: {@link TunnelConnection} connects in the core's order (invariant 8), lists and
- * heartbeats on the worker thread, and pushes; the core's {@link ParentChildGate} decides which
- * channels the server opened may become splits (invariant 4); {@link SplitTracker} keeps every
- * split's state, tombstones included (invariant 6); {@link SplitAssigner} hands splits to readers
- * (waiting for every reader before the first assignment); {@link CheckpointCommits} maps Flink
- * checkpoints onto the core's commit model, so that a finish reaches the server only after a
- * checkpoint that contains it completed (invariant 3); {@link SourceCompletion} says when a bounded
- * source is done.
+ * model"). By role: {@link TunnelConnection} schedules the core's consumer (open and close order,
+ * fencing by the owner lease, invariant 8) and lists on the worker thread; the core's {@link
+ * ParentChildGate} decides which channels the server opened may become splits (invariant 4); {@link
+ * SplitTracker} keeps every split's state, tombstones included (invariant 6); {@link SplitAssigner}
+ * hands splits to readers (waiting for every reader before the first assignment); {@link
+ * CheckpointCommits} maps Flink checkpoints onto the core's commit model, so that a finish reaches
+ * the server only after a checkpoint that contains it completed (invariant 3); {@link
+ * SourceCompletion} says when a bounded source is done.
  *
  * <p>Threads: this class and its tracker are touched only in the coordinator thread; the connection
  * runs on the worker thread and shares only thread-safe state (the push ledger, the tracker's
@@ -143,7 +143,7 @@ public final class TablestoreCdcEnumerator
                 config.tunnelName(),
                 tunnelType,
                 config.tableName(),
-                connection.clientId().clientId(),
+                connection.consumer().clientId().clientId(),
                 consumerId,
                 splits.unassignedCount(),
                 splits.assignedCount(),
@@ -166,6 +166,7 @@ public final class TablestoreCdcEnumerator
             return; // a round that raced with close(); its session is gone
         }
         if (error != null) {
+            OwnershipLoss.rethrow(error);
             throw new FlinkRuntimeException(
                     "Discovering the channels of tunnel '"
                             + config.tunnelName()
@@ -202,7 +203,9 @@ public final class TablestoreCdcEnumerator
         Map<String, ServerChannel> listed = new TreeMap<>();
         discovery.listing().forEach(c -> listed.put(c.channelId(), c));
         GateDecision gate =
-                new ParentChildGate(tunnelType, Optional.of(connection.clientId().clientId()))
+                new ParentChildGate(
+                                tunnelType,
+                                Optional.of(connection.consumer().clientId().clientId()))
                         .decide(entries, listed);
         for (ChannelSplit split : fresh.values()) {
             if (split.isFinished()) {
@@ -284,7 +287,8 @@ public final class TablestoreCdcEnumerator
         if (connection != null) {
             context.sendEventToSourceReader(
                     subtaskId,
-                    new TunnelClientEvent(connection.clientId(), skipped, serverFinished));
+                    new TunnelClientEvent(
+                            connection.consumer().clientId(), skipped, serverFinished));
         }
         assignPending();
         if (noMoreSplits) {
@@ -298,9 +302,9 @@ public final class TablestoreCdcEnumerator
         }
         for (ChannelSplit split : committed.positions()) {
             if (committed.caughtUp().contains(split.splitId())) {
-                connection.catchUp().caughtUp(split.splitId(), split.position());
+                connection.consumer().catchUp().caughtUp(split.splitId(), split.position());
             } else {
-                connection.catchUp().behind(split.splitId());
+                connection.consumer().catchUp().behind(split.splitId());
             }
         }
     }
@@ -363,13 +367,13 @@ public final class TablestoreCdcEnumerator
     /** Makes the next discovery round renew the owner lease (tests). */
     @VisibleForTesting
     void requestLeaseRenewal() {
-        connection.requestLeaseRenewal();
+        connection.consumer().renewNextTick();
     }
 
     /** Makes the next discovery round heartbeat first (tests). */
     @VisibleForTesting
     void requestHeartbeat() {
-        connection.requestHeartbeat();
+        connection.consumer().heartbeatNextTick();
     }
 
     private void registerMetrics() {

@@ -730,6 +730,7 @@ class TablestoreCdcSourceITCase {
                 .setHeartbeatInterval(Duration.ofSeconds(5))
                 .setHeartbeatTimeout(Duration.ofSeconds(30))
                 .setMetaTable(META_TABLE)
+                .setMetaRetentionBatches(3)
                 .setStopAt(stopAt)
                 .setOnServerAhead(serverAhead)
                 .setDeserializer(new RecordStrings())

@@ -1,0 +1,695 @@
+package io.tablestorecdc.checkpoint.consumer;
+
+import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
+import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
+import io.tablestorecdc.checkpoint.merge.ServerAhead;
+import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.MetaRow;
+import io.tablestorecdc.checkpoint.meta.MetaRowKey;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
+import io.tablestorecdc.checkpoint.meta.MetaValue;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.PurgeResult;
+import io.tablestorecdc.checkpoint.meta.PutOutcome;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
+import io.tablestorecdc.checkpoint.tunnel.TunnelException;
+import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
+import io.tablestorecdc.checkpoint.tunnel.TunnelSession;
+import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One consumer of one tunnel, the same for both engines: it opens and closes in one order, fences
+ * every write by the owner lease (invariant 8), decides where a channel new to the consumer starts
+ * (invariant 5), records adoptions once, writes and purges meta snapshots, pushes committed
+ * positions to the server (invariant 3) and keeps the lease, the catch-up report and the heartbeats
+ * going ({@link #tick()}). An engine decides only when each of these runs: Spark's stream thread
+ * and Flink's enumerator schedule it.
+ *
+ * <p><b>Open</b>: the tunnel found or created and checked ({@link TunnelOpener}), the meta table,
+ * the owner lease, the adoptions recorded so far, the predecessor's tunnel client shut down, this
+ * consumer's tunnel client, its id recorded, one renewal. <b>Close</b>: the tunnel client shut down
+ * (no push of this consumer reaches the server after it), the lease released (the next owner may
+ * start at once), the SDK clients closed; every step runs even when one before failed.
+ *
+ * <p><b>Fencing.</b> Three fences stop a consumer whose lease was taken over, also one whose
+ * process was frozen longer than the lease and then ran again:
+ *
+ * <ol>
+ *   <li>Every meta-table write ({@link #metaStore()}: snapshots, fills, adoptions, purges, the
+ *       catch-up report) and every server push reads the owner row first and is refused, with
+ *       {@link OwnershipLostException}, unless the row still names this consumer's acquisition. A
+ *       takeover always changes the row (a compare-and-set on its epoch), so a thawed consumer
+ *       fails at its first write, before it writes.
+ *   <li>The new owner shuts down the tunnel client its predecessor recorded before it connects its
+ *       own; the tunnel server then refuses that client's reads, checkpoints and heartbeats. A
+ *       thawed consumer delivers nothing it had not read before it was frozen, and a push or a read
+ *       that was already past the first fence when the process stopped is refused by the server.
+ *   <li>A write that was past the first fence when the process stopped lands late, but late writes
+ *       are harmless: the owner row changes only by compare-and-set on its epoch, snapshot, fill
+ *       and adoption rows are put-if-absent under a batch token no other consumer refers to, and a
+ *       purge deletes only batches older than the newest ones it keeps.
+ * </ol>
+ *
+ * Once a loss is seen, the consumer writes, pushes and heartbeats nothing more, and every later
+ * call fails with the same exception. Thread-safe: {@link #tick()}, pushes and meta writes may run
+ * on different threads; {@link #close()} waits for the calls in flight and no call starts after.
+ */
+public final class TunnelConsumer implements AutoCloseable {
+
+    /** Extra heartbeats (after a finish, or for a newly opened channel) at most this often. */
+    public static final Duration MIN_EXTRA_HEARTBEAT_GAP = Duration.ofMillis(500);
+
+    /** How many batches the meta table keeps by default (option {@code meta.retention.batches}). */
+    public static final int DEFAULT_RETENTION_BATCHES = 100;
+
+    private static final Logger LOG = LoggerFactory.getLogger(TunnelConsumer.class);
+
+    /**
+     * What a consumer needs to open.
+     *
+     * @param engine whose words the messages use
+     * @param opener the tunnel to read, and whether to create it
+     * @param consumerId the consumer's id in the owner lease (a Spark checkpoint location, a Flink
+     *     job's generated id)
+     * @param metaTableName the meta table's name, for messages
+     * @param session the tunnel client's tag and heartbeat settings
+     * @param fullSnapshotEvery a full meta snapshot after this many deltas
+     * @param retentionBatches how many of the newest batches the meta table keeps
+     */
+    public record Setup(
+            Engine engine,
+            TunnelOpener opener,
+            String consumerId,
+            String metaTableName,
+            TunnelSessionConfig session,
+            int fullSnapshotEvery,
+            int retentionBatches) {
+
+        public Setup {
+            Objects.requireNonNull(engine, "engine");
+            Objects.requireNonNull(opener, "opener");
+            Objects.requireNonNull(consumerId, "consumerId");
+            Objects.requireNonNull(metaTableName, "metaTableName");
+            Objects.requireNonNull(session, "session");
+            if (retentionBatches < 1) {
+                throw new IllegalArgumentException(
+                        "retentionBatches must be at least 1 but was " + retentionBatches);
+            }
+        }
+    }
+
+    private final Setup setup;
+    private final TunnelProxy proxy;
+    private final MetaTableClient metaClient;
+    private final TunnelDescription tunnel;
+    private final OwnerLeaseKeeper owner;
+    private final MetaStore fenced;
+    private final CatchUpReporter catchUp;
+    private final ServerPushLedger pushes;
+    private final Optional<Executor> requests;
+    private final LongSupplier nanoClock;
+    private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private final Map<String, ChannelPosition> adoptions = new HashMap<>();
+    private TunnelSession session;
+    private Optional<BatchToken> lastSnapshot = Optional.empty();
+
+    private volatile OwnershipLostException lost;
+    private volatile boolean closed;
+    private volatile long lastHeartbeatNanos;
+    private volatile boolean heartbeatSoon;
+    private volatile int finishRoundsHeartbeated;
+
+    private TunnelConsumer(
+            Setup setup,
+            TunnelProxy proxy,
+            MetaTableClient metaClient,
+            TunnelDescription tunnel,
+            OwnerLeaseKeeper owner,
+            ServerPushLedger pushes,
+            Optional<Executor> metaRequests,
+            Optional<Executor> requests) {
+        this.setup = setup;
+        this.proxy = proxy;
+        this.metaClient = metaClient;
+        this.tunnel = tunnel;
+        this.owner = owner;
+        this.pushes = pushes;
+        this.requests = requests;
+        this.nanoClock = System::nanoTime;
+        this.fenced =
+                new MetaStore(
+                        new FencedClient(metaClient),
+                        Clock.systemUTC(),
+                        setup.fullSnapshotEvery(),
+                        metaRequests);
+        this.catchUp =
+                new CatchUpReporter(
+                        fenced,
+                        tunnel.tunnelId(),
+                        owner.holder(),
+                        System::currentTimeMillis,
+                        System::nanoTime);
+    }
+
+    /**
+     * Opens the consumer in the one open order. The consumer owns {@code proxy} and {@code
+     * metaClient} from here on, also when opening fails (they are closed then).
+     *
+     * @param savedTunnelId the tunnel id of the engine's restored state, if any (a re-created
+     *     tunnel is refused)
+     * @param pushes the ledger of what the server was told (a restored engine fills it first)
+     * @param metaRequests runs independent meta requests of one write at once, if given
+     * @param requests runs the per-channel requests of one push at once, if given
+     * @throws io.tablestorecdc.checkpoint.meta.OwnershipConflictException when another consumer
+     *     reads the tunnel
+     */
+    public static TunnelConsumer open(
+            Setup setup,
+            TunnelProxy proxy,
+            MetaTableClient metaClient,
+            Optional<String> savedTunnelId,
+            ServerPushLedger pushes,
+            Optional<Executor> metaRequests,
+            Optional<Executor> requests) {
+        TunnelConsumer consumer = null;
+        try {
+            TunnelDescription tunnel = setup.opener().open(proxy, savedTunnelId);
+            MetaStore plain = new MetaStore(metaClient);
+            plain.ensureTable();
+            OwnerLeaseKeeper owner =
+                    OwnerLeaseKeeper.acquire(plain, tunnel.tunnelId(), setup.consumerId());
+            consumer =
+                    new TunnelConsumer(
+                            setup,
+                            proxy,
+                            metaClient,
+                            tunnel,
+                            owner,
+                            pushes,
+                            metaRequests,
+                            requests);
+            consumer.connect();
+            return consumer;
+        } catch (RuntimeException e) {
+            CloseSequence closing = CloseSequence.of("the tunnel consumer that failed to open");
+            if (consumer != null) {
+                closing.then("close it", consumer::close);
+            } else {
+                closing.then("close the tunnel client", proxy::close)
+                        .then("close the meta table client", metaClient::close);
+            }
+            try {
+                closing.finish();
+            } catch (RuntimeException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+    }
+
+    private void connect() {
+        adoptions.putAll(fenced.adoptions(tunnel.tunnelId()));
+        owner.shutDownPredecessorClient(proxy);
+        session = TunnelSession.open(proxy, tunnel.tunnelId(), setup.session());
+        requireOwnership();
+        owner.recordClient(session.clientId());
+        // The release on close sends the conditional write a renewal sends: one renewal now loads
+        // its classes, which a close after an engine closed the job's classloader cannot load.
+        renew(true);
+        lastHeartbeatNanos = nanoClock.getAsLong();
+        LOG.info(
+                "tablestore-cdc source of {} {} reads tunnel {} ({}, id {}) of table {} as client {}",
+                setup.engine().consumer(),
+                setup.consumerId(),
+                tunnel.tunnelName(),
+                tunnel.type(),
+                tunnel.tunnelId(),
+                setup.opener().tableName(),
+                session.clientId().clientId());
+    }
+
+    public TunnelDescription tunnel() {
+        return tunnel;
+    }
+
+    public String tunnelId() {
+        return tunnel.tunnelId();
+    }
+
+    public TunnelClientId clientId() {
+        return session.clientId();
+    }
+
+    /** The tunnel client: its held channels, its heartbeat state. */
+    public TunnelSession session() {
+        return session;
+    }
+
+    /** The tunnel service, for reads (the server fences them by client; see the class comment). */
+    public TunnelProxy proxy() {
+        return proxy;
+    }
+
+    /** The meta table as this consumer may write it: every write is fenced by the lease. */
+    public MetaStore metaStore() {
+        return fenced;
+    }
+
+    public String metaTableName() {
+        return metaClient.tableName();
+    }
+
+    /** The catch-up report; written by {@link #tick()}. */
+    public CatchUpReporter catchUp() {
+        return catchUp;
+    }
+
+    /** What the server was told, and what it still lacks. */
+    public ServerPushLedger pushes() {
+        return pushes;
+    }
+
+    /** How many batches the meta table keeps. */
+    public int retentionBatches() {
+        return setup.retentionBatches();
+    }
+
+    // ---- fencing -----------------------------------------------------------------------------
+
+    /**
+     * Throws unless this consumer still holds its lease: the owner row must still name this
+     * acquisition (one read). Every meta write and push calls it first; an engine calls it too
+     * before it hands out work that depends on the lease.
+     *
+     * @throws OwnershipLostException when the lease was taken over, released by hand or lost before
+     */
+    public void requireOwnership() {
+        throwIfLost();
+        Optional<String> now = owner.heldElsewhere();
+        if (now.isPresent()) {
+            throw lose("The owner row changed: " + now.get() + ".", null);
+        }
+    }
+
+    /** Throws the loss seen before, if any; no request. */
+    public void throwIfLost() {
+        OwnershipLostException stoppedBy = lost;
+        if (stoppedBy != null) {
+            throw stoppedBy;
+        }
+    }
+
+    /** Whether a loss of the lease was seen. */
+    public boolean isLost() {
+        return lost != null;
+    }
+
+    /**
+     * Throws what stopped this consumer: a lost lease, or a tunnel client the server stopped (the
+     * owner row is read then, so that a client a new owner shut down is reported as the lost lease
+     * it is).
+     */
+    public void checkHealthy() {
+        throwIfLost();
+        if (session.failure().isPresent() && !closed) {
+            requireOwnership();
+        }
+        session.checkHealthy();
+    }
+
+    private synchronized OwnershipLostException lose(String detail, Throwable cause) {
+        if (lost == null) {
+            owner.markLost();
+            lost =
+                    new OwnershipLostException(
+                            "tablestore-cdc "
+                                    + setup.engine().consumer()
+                                    + " '"
+                                    + setup.consumerId()
+                                    + "' on tunnel '"
+                                    + tunnel.tunnelName()
+                                    + "' of table '"
+                                    + setup.opener().tableName()
+                                    + "' lost its owner lease in meta table '"
+                                    + setup.metaTableName()
+                                    + "' and stops: it writes no meta row, pushes no position and"
+                                    + " reads nothing more, so that it does not interleave with"
+                                    + " the new owner. "
+                                    + detail
+                                    + " Only one query or job may read a tunnel: stop the other"
+                                    + " one (or give one of them its own tunnel). To go on with"
+                                    + " this one instead, stop the other first, then restart this"
+                                    + " "
+                                    + setup.engine().consumer()
+                                    + " from its "
+                                    + setup.engine().state()
+                                    + "; it resumes after what it last committed.",
+                            cause);
+            LOG.error("{}", lost.getMessage());
+        }
+        return lost;
+    }
+
+    // ---- the periodic work -------------------------------------------------------------------
+
+    /**
+     * The consumer's periodic work, each part when due: renews the lease, writes the catch-up
+     * report, heartbeats. Call it often (every second, say); it sends nothing when nothing is due.
+     *
+     * @throws OwnershipLostException when the lease was taken over
+     */
+    public void tick() {
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            throwIfLost();
+            renew(false);
+            catchUp.flushIfDue();
+            heartbeatIfDue();
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    private void renew(boolean now) {
+        try {
+            if (now) {
+                owner.renew();
+            } else {
+                owner.renewIfDue();
+            }
+        } catch (OwnershipLostException e) {
+            throw lose("Its lease renewal found the lease taken over.", e);
+        }
+    }
+
+    private void heartbeatIfDue() {
+        long now = nanoClock.getAsLong();
+        long since = now - lastHeartbeatNanos;
+        boolean early = heartbeatSoon && since >= MIN_EXTRA_HEARTBEAT_GAP.toNanos();
+        if (early || since >= setup.session().heartbeatInterval().toNanos()) {
+            heartbeatNow();
+        }
+    }
+
+    private void heartbeatNow() {
+        heartbeatSoon = false;
+        lastHeartbeatNanos = nanoClock.getAsLong();
+        int rounds = pushes.finishRounds();
+        session.heartbeatOnce();
+        finishRoundsHeartbeated = rounds;
+    }
+
+    /** Makes the next {@link #tick()} heartbeat (a channel opened on the server, say). */
+    public void heartbeatSoon() {
+        heartbeatSoon = true;
+    }
+
+    /** Makes the next {@link #tick()} heartbeat whatever the gap since the last (tests). */
+    public void heartbeatNextTick() {
+        heartbeatSoon = true;
+        lastHeartbeatNanos = nanoClock.getAsLong() - MIN_EXTRA_HEARTBEAT_GAP.toNanos();
+    }
+
+    /** Makes the next {@link #tick()} renew the lease (tests). */
+    public void renewNextTick() {
+        owner.renewNextTime();
+    }
+
+    /**
+     * How many acknowledged pushes with finishes the last heartbeat followed: a listing made after
+     * it shows their channels terminated.
+     */
+    public int finishRoundsHeartbeated() {
+        return finishRoundsHeartbeated;
+    }
+
+    // ---- channels ----------------------------------------------------------------------------
+
+    /**
+     * The server's checkpoint of a channel, or empty when it has none yet: a {@code WAIT} child may
+     * have none until it opens, which the server answers as not found or with an empty checkpoint.
+     */
+    public Optional<ChannelPosition> serverCheckpoint(String channelId) {
+        try {
+            return Optional.of(session.serverCheckpoint(channelId).position());
+        } catch (TunnelException e) {
+            if (e.kind() == TunnelException.Kind.MALFORMED_RESPONSE
+                    || e.kind() == TunnelException.Kind.NOT_FOUND) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Where a channel new to the engine's state starts (invariant 5): where this consumer first
+     * adopted it if {@code history} says so (a restore from older state), otherwise at the server's
+     * checkpoint; empty while the server has no checkpoint for it (ask again later).
+     */
+    public Optional<ChannelPosition> startOf(String channelId, AdoptionHistory history) {
+        Optional<ChannelPosition> server = serverCheckpoint(channelId);
+        Optional<ChannelPosition> earlier = history.firstAdoptedAt(channelId);
+        if (earlier.isPresent()) {
+            if (server.isPresent() && !earlier.get().equals(server.get())) {
+                LOG.warn(
+                        "{}",
+                        new ServerAhead(channelId, earlier.get(), "checkpoint " + server.get())
+                                .message());
+            }
+            return earlier;
+        }
+        return server;
+    }
+
+    /**
+     * Where this consumer first adopted each channel, as recorded: read at open and kept up to date
+     * by {@link #recordAdoptions}. An engine restarted from its saved state goes back to them
+     * (invariant 5); a consumer started without state takes over where the server stands and uses
+     * {@link AdoptionHistory#none()} instead.
+     */
+    public synchronized AdoptionHistory adoptionHistory() {
+        return AdoptionHistory.of(new HashMap<>(adoptions));
+    }
+
+    /**
+     * Records where channels were first adopted, once each: those recorded before (by this run or
+     * an earlier one) are not written again. Fenced.
+     */
+    public void recordAdoptions(Collection<ChannelCheckpoint> adopted) {
+        List<ChannelCheckpoint> fresh = new ArrayList<>();
+        synchronized (this) {
+            for (ChannelCheckpoint entry : adopted) {
+                if (!adoptions.containsKey(entry.channelId())
+                        && fresh.stream().noneMatch(f -> f.channelId().equals(entry.channelId()))) {
+                    fresh.add(entry);
+                }
+            }
+        }
+        if (fresh.isEmpty()) {
+            return;
+        }
+        fenced.recordAdoptions(tunnelId(), fresh);
+        synchronized (this) {
+            fresh.forEach(e -> adoptions.putIfAbsent(e.channelId(), e.adoptedAt()));
+        }
+    }
+
+    // ---- meta snapshots ----------------------------------------------------------------------
+
+    /**
+     * Writes {@code snapshot} as batch {@code sequence} with the adoptions it needs, then purges
+     * all but the newest {@link #retentionBatches()} batches (invariant 7). The snapshot is a delta
+     * over the one this consumer wrote last when that is cheaper (the first of a run is full); a
+     * failed write is not built on. Fenced.
+     */
+    public void writeSnapshot(
+            BatchSnapshot snapshot, long sequence, Collection<ChannelCheckpoint> adopted) {
+        recordAdoptions(adopted);
+        Optional<BatchToken> after;
+        synchronized (this) {
+            after = lastSnapshot;
+        }
+        fenced.write(snapshot, sequence, after);
+        synchronized (this) {
+            lastSnapshot = Optional.of(snapshot.token());
+        }
+        PurgeResult purged = fenced.purge(tunnelId(), setup.retentionBatches());
+        LOG.debug(
+                "Wrote meta snapshot {} as batch {} ({} channels); purge: {}",
+                snapshot.token(),
+                sequence,
+                snapshot.channels().size(),
+                purged);
+    }
+
+    // ---- server pushes -----------------------------------------------------------------------
+
+    /**
+     * Pushes {@code plan} to the tunnel server (one checkpoint request per channel, at once when a
+     * request pool was given) and records the outcome in the ledger; after finishes, heartbeats at
+     * once, so that the server opens their children. A closed consumer pushes nothing. Fenced.
+     *
+     * @return whether the plan was sent (false once closed)
+     * @throws TunnelException the first failure, preferring one that stops the client; the plan is
+     *     then recorded failed and planned again with the next commit
+     */
+    public boolean push(ServerCommitPlan plan) {
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                return false; // a closing consumer pushes nothing; its successor starts from state
+            }
+            try {
+                requireOwnership();
+                Map<String, ChannelPosition> all = new TreeMap<>(plan.positions());
+                plan.finishes().forEach(id -> all.put(id, ChannelPosition.finished()));
+                checkpointAll(all);
+            } catch (RuntimeException e) {
+                pushes.failed(plan);
+                throw e;
+            }
+            pushes.acknowledged(plan);
+            if (!plan.finishes().isEmpty()) {
+                heartbeatNow();
+            }
+            return true;
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    private void checkpointAll(Map<String, ChannelPosition> positions) {
+        if (requests.isEmpty() || positions.size() < 2) {
+            positions.forEach(session::checkpoint);
+            return;
+        }
+        List<CompletableFuture<Void>> sent = new ArrayList<>(positions.size());
+        positions.forEach(
+                (id, position) ->
+                        sent.add(
+                                CompletableFuture.runAsync(
+                                        () -> session.checkpoint(id, position), requests.get())));
+        List<TunnelException> failures = new ArrayList<>();
+        for (CompletableFuture<Void> request : sent) {
+            try {
+                joined(request);
+            } catch (TunnelException e) {
+                failures.add(e);
+            }
+        }
+        Optional<TunnelException> first =
+                failures.stream()
+                        .filter(TunnelException::stopsClient)
+                        .findFirst()
+                        .or(() -> failures.stream().findFirst());
+        if (first.isPresent()) {
+            throw first.get();
+        }
+    }
+
+    /** The request's own failure (a TunnelException, say), not the future's wrapper. */
+    public static <T> T joined(CompletableFuture<T> request) {
+        try {
+            return request.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    // ---- close -------------------------------------------------------------------------------
+
+    /**
+     * Closes in the one close order: the tunnel client shut down first (no push of this consumer
+     * reaches the server after it), then the lease released (unless it was lost: it is another
+     * consumer's then) so that the next owner may start at once, then the SDK clients' I/O threads
+     * stopped. Waits for a tick or push in flight; none starts after. Every step runs even when one
+     * before failed; the first failure is rethrown. A second call does nothing.
+     */
+    @Override
+    public void close() {
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            CloseSequence.of("the consumer of tunnel '" + setup.opener().tunnelName() + "'")
+                    .then("shut down the tunnel client", this::closeSession)
+                    .then("release the owner lease", owner::release)
+                    .then("close the tunnel client", proxy::close)
+                    .then("close the meta table client", metaClient::close)
+                    .finish();
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    private void closeSession() {
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    /** The meta table with every write fenced by the lease; reads change nothing. */
+    private final class FencedClient extends ForwardingMetaTableClient {
+
+        FencedClient(MetaTableClient table) {
+            super(table);
+        }
+
+        @Override
+        public PutOutcome putIfAbsent(MetaRow row) {
+            requireOwnership();
+            return super.putIfAbsent(row);
+        }
+
+        @Override
+        public List<PutOutcome> putAllIfAbsent(List<MetaRow> rows) {
+            requireOwnership();
+            return super.putAllIfAbsent(rows);
+        }
+
+        @Override
+        public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
+            requireOwnership();
+            return super.replaceIf(row, column, expected);
+        }
+
+        @Override
+        public void deleteAll(List<MetaRowKey> keys) {
+            requireOwnership();
+            super.deleteAll(keys);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.tablestorecdc.checkpoint.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
+import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
+import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
+import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
+import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
+import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The one consumer both engines drive: open order, fencing (invariant 8), channel start. */
+class TunnelConsumerTest {
+
+    private final FakeTunnelService server =
+            FakeTunnelService.oneStreamChannel("tunnel-t", "c1").addChannel("c2");
+    private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
+    private final List<TunnelConsumer> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(TunnelConsumer::close);
+    }
+
+    private TunnelConsumer open(String consumerId, int retention) {
+        TunnelConsumer consumer =
+                TunnelConsumer.open(
+                        new TunnelConsumer.Setup(
+                                Engine.FLINK,
+                                new TunnelOpener(
+                                        Engine.FLINK,
+                                        "table",
+                                        "t",
+                                        Optional.empty(),
+                                        TunnelStart.latest()),
+                                consumerId,
+                                meta.tableName(),
+                                TunnelSessionConfig.withDefaults("test"),
+                                MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY,
+                                retention),
+                        server,
+                        meta,
+                        Optional.empty(),
+                        new ServerPushLedger(),
+                        Optional.empty(),
+                        Optional.empty());
+        opened.add(consumer);
+        return consumer;
+    }
+
+    private TunnelConsumer open(String consumerId) {
+        return open(consumerId, TunnelConsumer.DEFAULT_RETENTION_BATCHES);
+    }
+
+    private static BatchSnapshot snapshot(String channelId, String token) {
+        ChannelCheckpoint entry =
+                ChannelCheckpoint.adopted(
+                                channelId, ChannelType.STREAM, ChannelPosition.at(channelId + "@0"))
+                        .advancedTo(ChannelPosition.at(token), 1, SequenceInfo.NONE);
+        return new BatchSnapshot("tunnel-t", BatchToken.random(), Map.of(channelId, entry));
+    }
+
+    private static ServerCommitPlan plan(String channelId, String token) {
+        return ServerCommitPlan.forCommitted(snapshot(channelId, token), Map.of());
+    }
+
+    @Test
+    void theLeaseIsTakenBeforeTheClientConnectsAndTheClientIsRecorded() {
+        TunnelConsumer consumer = open("job-1");
+
+        assertThat(server.connects()).isEqualTo(1);
+        MetaStore store = new MetaStore(meta);
+        assertThat(store.owner("tunnel-t").orElseThrow().consumerId()).isEqualTo("job-1");
+        assertThat(store.lastTunnelClient("tunnel-t")).contains(consumer.clientId().clientId());
+    }
+
+    @Test
+    void aSecondConsumerIsRefusedBeforeItsClientConnects() {
+        open("job-1");
+
+        assertThatThrownBy(() -> open("job-2")).isInstanceOf(OwnershipConflictException.class);
+        assertThat(server.connects()).isEqualTo(1);
+    }
+
+    @Test
+    void aConsumerWhoseLeaseWasTakenOverWritesPushesAndRenewsNothingMore() {
+        TunnelConsumer old = open("job-1");
+        old.writeSnapshot(snapshot("c1", "c1@1"), 1, List.of());
+        // Two jobs restored from the same checkpoint are one consumer to the lease: the later one
+        // takes the tunnel over at once, while the earlier still runs (or was frozen).
+        TunnelConsumer replacement = open("job-1");
+        int rows = meta.rowCount();
+        int pushesBefore = server.requests().pushes().size();
+
+        assertThatThrownBy(() -> old.writeSnapshot(snapshot("c1", "c1@2"), 2, List.of()))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("lost its owner lease")
+                .hasMessageContaining("writes no meta row, pushes no position");
+        assertThatThrownBy(() -> old.push(plan("c1", "c1@2")))
+                .isInstanceOf(OwnershipLostException.class);
+        assertThatThrownBy(
+                        () ->
+                                old.recordAdoptions(
+                                        List.of(snapshot("c2", "c2@0").channels().get("c2"))))
+                .isInstanceOf(OwnershipLostException.class);
+        old.renewNextTick();
+        assertThatThrownBy(old::tick).isInstanceOf(OwnershipLostException.class);
+        assertThatThrownBy(old::checkHealthy).isInstanceOf(OwnershipLostException.class);
+
+        assertThat(meta.rowCount()).isEqualTo(rows);
+        assertThat(server.requests().pushes()).hasSize(pushesBefore);
+        assertThat(old.pushes().finishRounds()).isZero();
+
+        old.close(); // leaves the new owner's lease alone
+        assertThat(new MetaStore(meta).owner("tunnel-t").orElseThrow().holder())
+                .isEqualTo(replacementHolder(replacement));
+        replacement.writeSnapshot(snapshot("c1", "c1@2"), 2, List.of());
+    }
+
+    private String replacementHolder(TunnelConsumer replacement) {
+        replacement.requireOwnership();
+        return new MetaStore(meta).owner("tunnel-t").orElseThrow().holder();
+    }
+
+    @Test
+    void theFirstWriteAfterALossFailsWithoutARequestToTheMetaTable() {
+        TunnelConsumer old = open("job-1");
+        open("job-1");
+        assertThatThrownBy(old::requireOwnership).isInstanceOf(OwnershipLostException.class);
+        meta.resetCounts();
+
+        assertThatThrownBy(() -> old.writeSnapshot(snapshot("c1", "c1@2"), 2, List.of()))
+                .isInstanceOf(OwnershipLostException.class);
+        assertThat(meta.totalRequests()).isZero();
+    }
+
+    @Test
+    void aReleasedLeaseStopsTheConsumerAtItsNextWrite() {
+        TunnelConsumer consumer = open("job-1");
+        MetaStore store = new MetaStore(meta);
+        store.releaseOwnership(store.owner("tunnel-t").orElseThrow());
+
+        assertThatThrownBy(() -> consumer.writeSnapshot(snapshot("c1", "c1@1"), 1, List.of()))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("no consumer holds it now");
+    }
+
+    @Test
+    void anAdoptionIsRecordedOnceAndARestoredConsumerStartsThere() {
+        TunnelConsumer first = open("job-1");
+        ChannelCheckpoint c2 =
+                ChannelCheckpoint.adopted("c2", ChannelType.STREAM, ChannelPosition.at("c2@3"));
+        first.recordAdoptions(List.of(c2));
+        meta.resetCounts();
+        first.recordAdoptions(List.of(c2));
+        assertThat(meta.totalRequests()).isZero();
+        first.close();
+
+        TunnelConsumer restored = open("job-1");
+        AdoptionHistory history = restored.adoptionHistory();
+        assertThat(restored.startOf("c2", history)).contains(ChannelPosition.at("c2@3"));
+        assertThat(restored.startOf("c2", AdoptionHistory.none()))
+                .isEqualTo(restored.serverCheckpoint("c2"));
+    }
+
+    @Test
+    void snapshotsBeyondTheRetentionArePurged() {
+        TunnelConsumer consumer = open("job-1", 3);
+        for (int batch = 1; batch <= 8; batch++) {
+            consumer.writeSnapshot(snapshot("c1", "c1@" + batch), batch, List.of());
+        }
+
+        assertThat(consumer.metaStore().batchLog("tunnel-t")).hasSizeLessThanOrEqualTo(4);
+        assertThat(consumer.metaStore().newestSnapshot("tunnel-t").orElseThrow().channels())
+                .containsEntry("c1", snapshot("c1", "c1@8").channels().get("c1"));
+    }
+
+    @Test
+    void aPushIsRecordedAndAFinishHeartbeatsAtOnce() {
+        TunnelConsumer consumer = open("job-1");
+        consumer.session().heartbeatOnce();
+        int heartbeats = server.requests().heartbeats().size();
+
+        assertThat(consumer.push(plan("c1", "c1@1"))).isTrue();
+        assertThat(server.checkpointOf("c1")).contains("c1@1");
+        assertThat(server.requests().heartbeats()).hasSize(heartbeats);
+
+        server.seal("c1");
+        BatchSnapshot done =
+                new BatchSnapshot(
+                        "tunnel-t",
+                        BatchToken.random(),
+                        Map.of(
+                                "c1",
+                                ChannelCheckpoint.adopted(
+                                                "c1",
+                                                ChannelType.STREAM,
+                                                ChannelPosition.at("c1@0"))
+                                        .advancedTo(
+                                                ChannelPosition.finished(), 1, SequenceInfo.NONE)));
+        assertThat(consumer.push(consumer.pushes().plan(done))).isTrue();
+        assertThat(server.finishesReceived()).contains("c1");
+        assertThat(server.requests().heartbeats()).hasSize(heartbeats + 1);
+        assertThat(consumer.finishRoundsHeartbeated()).isEqualTo(1);
+
+        consumer.close();
+        assertThat(consumer.push(plan("c2", "c2@1"))).isFalse();
+    }
+}
