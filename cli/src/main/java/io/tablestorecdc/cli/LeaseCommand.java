@@ -2,6 +2,7 @@ package io.tablestorecdc.cli;
 
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +64,8 @@ final class LeaseCommand implements Runnable {
         @Override
         int run(Service service, PrintWriter out) {
             String tunnelId = service.tunnels().describeTunnel(table.name, tunnel.name).tunnelId();
-            Optional<OwnerLease> owner = service.meta().owner(tunnelId);
+            TunnelMeta meta = service.meta().tunnel(tunnelId);
+            Optional<OwnerLease> owner = meta.owner();
             if (owner.isEmpty()) {
                 out.println(
                         "No consumer holds tunnel '"
@@ -82,8 +84,8 @@ final class LeaseCommand implements Runnable {
                     && OwnerLeaseKeeper.isRenewing(lease, now)) {
                 throw stillRenewed(lease, now);
             }
-            Optional<String> client = service.meta().lastTunnelClient(tunnelId);
-            if (!service.meta().releaseOwnership(lease)) {
+            Optional<String> client = meta.lastTunnelClient();
+            if (!meta.releaseOwnership(lease)) {
                 throw new CheckFailedException(
                         "The lease of tunnel '"
                                 + tunnel.name

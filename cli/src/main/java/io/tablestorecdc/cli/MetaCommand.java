@@ -82,7 +82,7 @@ final class MetaCommand implements Runnable {
                             ? target.id
                             : service.tunnels().describeTunnel(table, target.name).tunnelId();
             Instant now = clock.instant();
-            Optional<OwnerLease> owner = service.meta().owner(tunnelId);
+            Optional<OwnerLease> owner = service.meta().tunnel(tunnelId).owner();
             if (yes && owner.filter(l -> l.expiresAtMillis() > now.toEpochMilli()).isPresent()) {
                 throw new CheckFailedException(
                         "Refused: "

@@ -1,6 +1,6 @@
 package io.tablestorecdc.cli;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
@@ -11,7 +11,7 @@ import java.time.Duration;
 
 /**
  * The two services a command talks to, through the core's own clients: the tunnel server ({@link
- * SdkTunnelProxy}) and the meta table ({@link MetaStore}).
+ * SdkTunnelProxy}) and the meta table ({@link MetaTable}).
  */
 final class Service implements AutoCloseable {
 
@@ -21,12 +21,12 @@ final class Service implements AutoCloseable {
 
     private final SdkTunnelProxy tunnels;
     private final SdkMetaTableClient metaClient;
-    private final MetaStore meta;
+    private final MetaTable meta;
 
     private Service(SdkTunnelProxy tunnels, SdkMetaTableClient metaClient, Clock clock) {
         this.tunnels = tunnels;
         this.metaClient = metaClient;
-        this.meta = new MetaStore(metaClient, clock);
+        this.meta = new MetaTable(metaClient, clock);
     }
 
     static Service open(TablestoreEndpoint endpoint, String metaTable, Clock clock) {
@@ -43,7 +43,7 @@ final class Service implements AutoCloseable {
         return tunnels;
     }
 
-    MetaStore meta() {
+    MetaTable meta() {
         return meta;
     }
 

@@ -4,8 +4,8 @@ import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
@@ -37,12 +37,11 @@ record TunnelReport(
 
     static TunnelReport read(Service service, String table, String tunnelName, Instant now) {
         TunnelDescription tunnel = service.tunnels().describeTunnel(table, tunnelName);
-        MetaStore meta = service.meta();
-        String id = tunnel.tunnelId();
-        Optional<OwnerLease> owner = meta.owner(id);
-        List<LoggedBatch> log = meta.batchLog(id);
-        Optional<BatchSnapshot> newest = log.isEmpty() ? Optional.empty() : meta.newestSnapshot(id);
-        Optional<ConsumerProgress> progress = currentProgress(meta, id, owner, now);
+        TunnelMeta meta = service.meta().tunnel(tunnel.tunnelId());
+        Optional<OwnerLease> owner = meta.owner();
+        List<LoggedBatch> log = meta.batchLog();
+        Optional<BatchSnapshot> newest = log.isEmpty() ? Optional.empty() : meta.newestSnapshot();
+        Optional<ConsumerProgress> progress = currentProgress(meta, owner, now);
         List<ChannelRow> rows = new ArrayList<>();
         List<ServerChannel> listed = new ArrayList<>(tunnel.channels());
         listed.sort(Comparator.comparing(ServerChannel::channelId));
@@ -58,11 +57,11 @@ record TunnelReport(
      * it, and is recent: a report of a dead or earlier consumer says nothing about now.
      */
     private static Optional<ConsumerProgress> currentProgress(
-            MetaStore meta, String tunnelId, Optional<OwnerLease> owner, Instant now) {
+            TunnelMeta meta, Optional<OwnerLease> owner, Instant now) {
         if (owner.isEmpty() || !OwnerLeaseKeeper.isRenewing(owner.get(), now)) {
             return Optional.empty();
         }
-        return meta.progress(tunnelId)
+        return meta.progress()
                 .filter(p -> p.isCurrentFor(owner.get(), now, CatchUpReporter.FRESHNESS));
     }
 

@@ -39,7 +39,7 @@ final class TunnelsCommand extends ServiceCommand {
         List<TunnelDescription> tunnels = service.tunnels().listTunnels(table.name);
         List<Optional<OwnerLease>> owners = new ArrayList<>();
         for (TunnelDescription t : tunnels) {
-            owners.add(service.meta().owner(t.tunnelId()));
+            owners.add(service.meta().tunnel(t.tunnelId()).owner());
         }
         if (json) {
             out.println(Json.print(document(tunnels, owners, now)));

@@ -19,9 +19,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tablestorecdc.checkpoint.consumer.OwnerLeaseKeeper;
 import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
@@ -61,7 +62,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every command against the emulator, through the real SDK: the meta rows are written by the core's
- * own {@link MetaStore} and {@link OwnerLeaseKeeper}, as a running query or job writes them.
+ * own {@link MetaTable} and {@link OwnerLeaseKeeper}, as a running query or job writes them.
  */
 class CliITCase {
 
@@ -113,8 +114,8 @@ class CliITCase {
     void tunnelsListsEachTunnelWithTheConsumerThatHoldsIt() {
         String held = createTunnel("held", TunnelType.STREAM);
         createTunnel("free", TunnelType.BASE_AND_STREAM);
-        MetaStore meta = metaStore(Clock.systemUTC());
-        OwnerLeaseKeeper.acquire(meta, held, "/checkpoints/orders");
+        MetaTable meta = metaTable(Clock.systemUTC());
+        OwnerLeaseKeeper.acquire(meta.tunnel(held), "/checkpoints/orders");
 
         CliRun text = cli(Clock.systemUTC(), "tunnels", "--table", table);
         CliRun json = cli(Clock.systemUTC(), "tunnels", "--table", table, "--json");
@@ -223,8 +224,8 @@ class CliITCase {
     @Test
     void aChannelTheLiveConsumerReportsCaughtUpAtItsCommittedPositionHasNoLag() {
         String tunnelId = describedTunnel();
-        MetaStore meta = metaStore(Clock.systemUTC());
-        String holder = meta.owner(tunnelId).orElseThrow().holder();
+        MetaTable meta = metaTable(Clock.systemUTC());
+        String holder = meta.tunnel(tunnelId).owner().orElseThrow().holder();
         long fresh = Instant.parse("2030-01-01T00:00:50Z").toEpochMilli();
         Map<String, ChannelPosition> drained =
                 Map.of(
@@ -232,12 +233,13 @@ class CliITCase {
                         // p-2 committed token-p-2-0042+3: found drained before its last record
                         "p-2", ChannelPosition.at("token-p-2-0042", 2));
 
-        meta.reportProgress(tunnelId, new ConsumerProgress(holder, fresh, drained));
+        meta.tunnel(tunnelId).reportProgress(new ConsumerProgress(holder, fresh, drained));
         JsonObject live = describeJson();
-        meta.reportProgress(tunnelId, new ConsumerProgress("an-earlier-run", fresh, drained));
+        meta.tunnel(tunnelId)
+                .reportProgress(new ConsumerProgress("an-earlier-run", fresh, drained));
         JsonObject earlierRun = describeJson();
         long stale = Instant.parse("2030-01-01T00:00:25Z").toEpochMilli();
-        meta.reportProgress(tunnelId, new ConsumerProgress(holder, stale, drained));
+        meta.tunnel(tunnelId).reportProgress(new ConsumerProgress(holder, stale, drained));
         JsonObject staleReport = describeJson();
 
         assertThat(channel(live, 0).get("caught_up").getAsBoolean()).isTrue();
@@ -329,8 +331,8 @@ class CliITCase {
     @Test
     void leaseReleaseIsRefusedWhileTheHolderRenewsAndAcceptedAfterItStops() {
         String tunnelId = createTunnel("cdc", TunnelType.STREAM);
-        MetaStore meta = metaStore(Clock.systemUTC());
-        OwnerLeaseKeeper holder = OwnerLeaseKeeper.acquire(meta, tunnelId, "flink-job-1234");
+        MetaTable meta = metaTable(Clock.systemUTC());
+        OwnerLeaseKeeper holder = OwnerLeaseKeeper.acquire(meta.tunnel(tunnelId), "flink-job-1234");
         holder.recordClient(new TunnelClientId(tunnelId, "client-of-the-holder"));
         holder.renew();
         String[] release = {
@@ -365,17 +367,17 @@ class CliITCase {
                         "flink-job-1234",
                         "flink job",
                         "client-of-the-holder");
-        assertThat(meta.owner(tunnelId)).isEmpty();
+        assertThat(meta.tunnel(tunnelId).owner()).isEmpty();
         // Had the holder been alive after all, it would stop at its next renewal.
         assertThatThrownBy(holder::renew).isInstanceOf(OwnershipLostException.class);
-        OwnerLeaseKeeper.acquire(meta, tunnelId, "/checkpoints/next").release();
+        OwnerLeaseKeeper.acquire(meta.tunnel(tunnelId), "/checkpoints/next").release();
     }
 
     @Test
     void leaseReleaseWithForceReleasesARenewedLease() {
         String tunnelId = createTunnel("cdc", TunnelType.STREAM);
-        MetaStore meta = metaStore(Clock.systemUTC());
-        OwnerLeaseKeeper.acquire(meta, tunnelId, "/checkpoints/q");
+        MetaTable meta = metaTable(Clock.systemUTC());
+        OwnerLeaseKeeper.acquire(meta.tunnel(tunnelId), "/checkpoints/q");
 
         CliRun run =
                 cli(
@@ -391,7 +393,7 @@ class CliITCase {
                         "--force");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(meta.owner(tunnelId)).isEmpty();
+        assertThat(meta.tunnel(tunnelId).owner()).isEmpty();
     }
 
     // ---- meta purge ----
@@ -399,8 +401,9 @@ class CliITCase {
     @Test
     void metaPurgeIsADryRunUntilYes() {
         String tunnelId = describedTunnel();
-        MetaStore meta = metaStore(Clock.systemUTC());
-        meta.releaseOwnership(meta.owner(tunnelId).orElseThrow());
+        MetaTable meta = metaTable(Clock.systemUTC());
+        TunnelMeta tunnelMeta = meta.tunnel(tunnelId);
+        tunnelMeta.releaseOwnership(tunnelMeta.owner().orElseThrow());
         long rows = meta.tunnelRows(tunnelId).rows();
         String[] purge = {"meta", "purge", "--table", table, "--tunnel", "cdc"};
 
@@ -423,13 +426,13 @@ class CliITCase {
         assertThat(deleted.exitCode()).as(deleted.toString()).isZero();
         assertThat(deleted.out()).contains("Deleted " + rows + " rows");
         assertThat(meta.tunnelRows(tunnelId).rows()).isZero();
-        assertThat(meta.batchLog(tunnelId)).isEmpty();
+        assertThat(meta.tunnel(tunnelId).batchLog()).isEmpty();
     }
 
     @Test
     void metaPurgeRefusesToDeleteTheRowsOfAConsumerThatHoldsTheTunnel() {
         String tunnelId = describedTunnel();
-        MetaStore meta = metaStore(Clock.systemUTC());
+        MetaTable meta = metaTable(Clock.systemUTC());
         long rows = meta.tunnelRows(tunnelId).rows();
 
         CliRun run =
@@ -567,14 +570,20 @@ class CliITCase {
         } finally {
             proxy.close();
         }
-        MetaStore meta =
-                metaStore(Clock.fixed(Instant.parse("2030-01-01T00:00:05Z"), ZoneOffset.UTC));
+        MetaTable meta =
+                metaTable(Clock.fixed(Instant.parse("2030-01-01T00:00:05Z"), ZoneOffset.UTC));
         meta.ensureTable();
-        meta.seed(snapshot(tunnelId, T7, 41, "2029-12-31T23:59:00Z", "2029-12-31T23:59:00Z"), 7);
-        MetaStore later =
-                metaStore(Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC));
-        later.seed(snapshot(tunnelId, T8, 42, "2030-01-01T00:00:00Z", "2029-12-31T23:59:30Z"), 8);
-        OwnerLeaseKeeper.acquire(later, tunnelId, "/checkpoints/orders");
+        meta.tunnel(tunnelId)
+                .seed(
+                        snapshot(tunnelId, T7, 41, "2029-12-31T23:59:00Z", "2029-12-31T23:59:00Z"),
+                        7);
+        MetaTable later =
+                metaTable(Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC));
+        later.tunnel(tunnelId)
+                .seed(
+                        snapshot(tunnelId, T8, 42, "2030-01-01T00:00:00Z", "2029-12-31T23:59:30Z"),
+                        8);
+        OwnerLeaseKeeper.acquire(later.tunnel(tunnelId), "/checkpoints/orders");
         return tunnelId;
     }
 
@@ -652,14 +661,14 @@ class CliITCase {
                 TablestoreCredentials.of(emulator.accessKeyId(), emulator.accessKeySecret()));
     }
 
-    private static MetaStore metaStore(Clock clock) {
-        MetaStore store =
-                new MetaStore(
+    private static MetaTable metaTable(Clock clock) {
+        MetaTable meta =
+                new MetaTable(
                         SdkMetaTableClient.connect(
                                 endpoint(), SdkMetaTableClient.DEFAULT_TABLE_NAME),
                         clock);
-        store.ensureTable();
-        return store;
+        meta.ensureTable();
+        return meta;
     }
 
     private static CliRun cli(Clock clock, String... args) {

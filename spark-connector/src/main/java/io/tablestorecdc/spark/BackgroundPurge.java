@@ -1,8 +1,8 @@
 package io.tablestorecdc.spark;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.meta.PurgeResult;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,16 +32,16 @@ final class BackgroundPurge implements AutoCloseable {
     /** How long stopping waits for a purge in progress. */
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
-    private final MetaStore store;
+    private final TunnelMeta meta;
     private final String tunnelId;
     private final int keepLastBatches;
     private final ExecutorService thread;
     private final AtomicBoolean waiting = new AtomicBoolean();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
-    BackgroundPurge(MetaStore store, String tunnelId, int keepLastBatches, String tunnelName) {
-        this.store = store;
-        this.tunnelId = tunnelId;
+    BackgroundPurge(TunnelMeta meta, int keepLastBatches, String tunnelName) {
+        this.meta = meta;
+        this.tunnelId = meta.tunnelId();
         this.keepLastBatches = keepLastBatches;
         this.thread =
                 Executors.newSingleThreadExecutor(
@@ -77,7 +77,7 @@ final class BackgroundPurge implements AutoCloseable {
     private void purge() {
         waiting.set(false);
         try {
-            PurgeResult purged = store.purge(tunnelId, keepLastBatches);
+            PurgeResult purged = meta.purge(keepLastBatches);
             LOG.debug("Purged old meta snapshots of tunnel {}: {}", tunnelId, purged);
         } catch (MetaTableException e) {
             LOG.warn(

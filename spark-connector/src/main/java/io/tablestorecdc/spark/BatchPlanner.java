@@ -58,7 +58,7 @@ final class BatchPlanner {
     TablestoreOffset seed() {
         MergeResult merge = connection.merge(Optional.empty());
         BatchToken token = BatchToken.random();
-        connection.metaStore().seed(merge.snapshotFor(token), 0L);
+        connection.meta().seed(merge.snapshotFor(token), 0L);
         return TablestoreOffset.initial(token);
     }
 
@@ -66,7 +66,7 @@ final class BatchPlanner {
     synchronized BatchSnapshot snapshot(BatchToken token) {
         BatchSnapshot cached = snapshots.get(token);
         if (cached == null) {
-            cached = connection.metaStore().read(connection.tunnelId(), token);
+            cached = connection.meta().read(token);
             snapshots.put(token, cached);
         }
         return cached;
@@ -106,9 +106,8 @@ final class BatchPlanner {
                 .filter(e -> !end.read().containsKey(e.channelId()))
                 .forEach(carried::add);
         connection
-                .metaStore()
+                .meta()
                 .carryForward(
-                        connection.tunnelId(),
                         end.token(),
                         end.batch(),
                         Optional.of(start.token()),

@@ -1,6 +1,6 @@
 package io.tablestorecdc.spark;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -80,7 +80,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         List<String> ids = new ArrayList<>();
         group.channels().forEach(c -> ids.add(c.start().channelId()));
         try {
-            return new MetaStore(metaClient).entries(tunnelId(), endToken(), ids);
+            return new MetaTable(metaClient).tunnel(tunnelId()).entries(endToken(), ids);
         } catch (RuntimeException e) {
             readAhead.close();
             throw e;
@@ -223,7 +223,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
     private void finish() {
         done = true;
         if (!ends.isEmpty()) {
-            new MetaStore(metaClient).fillAll(tunnelId(), endToken(), ends);
+            new MetaTable(metaClient).tunnel(tunnelId()).fillAll(endToken(), ends);
         }
     }
 

@@ -14,9 +14,9 @@ import io.tablestorecdc.checkpoint.merge.ServerAheadException;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.ServerCheckpoints;
 import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
@@ -281,9 +281,9 @@ final class SourceConnection implements AutoCloseable {
         return consumer.proxy();
     }
 
-    /** The meta table as this query writes it: every write fenced by the owner lease. */
-    MetaStore metaStore() {
-        return consumer.metaStore();
+    /** The tunnel's meta rows as this query writes them: every write fenced by the owner lease. */
+    TunnelMeta meta() {
+        return consumer.meta();
     }
 
     /** Runs per-channel requests of the driver (planning probes, progress pushes) at once. */

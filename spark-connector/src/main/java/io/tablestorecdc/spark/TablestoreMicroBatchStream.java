@@ -72,8 +72,7 @@ final class TablestoreMicroBatchStream
                             connection, options.tunnelName(), options.serverProgressInterval());
             purge =
                     new BackgroundPurge(
-                            connection.metaStore(),
-                            connection.tunnelId(),
+                            connection.meta(),
                             options.metaRetentionBatches(),
                             options.tunnelName());
         }

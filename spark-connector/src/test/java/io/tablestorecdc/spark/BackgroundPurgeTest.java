@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -39,8 +40,8 @@ class BackgroundPurgeTest {
 
     private final InMemoryMetaTableClient table = new InMemoryMetaTableClient();
     private final GatedDeletes gated = new GatedDeletes(table);
-    private final MetaStore store = new MetaStore(gated);
-    private final BackgroundPurge purge = new BackgroundPurge(store, TUNNEL, KEEP, "t");
+    private final TunnelMeta store = new MetaTable(gated).tunnel(TUNNEL);
+    private final BackgroundPurge purge = new BackgroundPurge(store, KEEP, "t");
 
     @AfterEach
     void stop() {
@@ -56,10 +57,10 @@ class BackgroundPurgeTest {
         purge.request(); // would block here if it purged on the caller's thread
 
         assertThat(gated.deleteStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(store.batchLog(TUNNEL)).hasSize(6);
+        assertThat(store.batchLog()).hasSize(6);
         gated.openGate();
         purge.awaitIdle(Duration.ofSeconds(10));
-        assertThat(store.batchLog(TUNNEL))
+        assertThat(store.batchLog())
                 .extracting(LoggedBatch::token)
                 .containsExactly(tokens.get(4), tokens.get(5));
     }
@@ -89,13 +90,13 @@ class BackgroundPurgeTest {
 
         purge.request();
         purge.awaitIdle(Duration.ofSeconds(10));
-        assertThat(store.batchLog(TUNNEL)).hasSize(4);
+        assertThat(store.batchLog()).hasSize(4);
 
         purge.request();
         Await.until(
                 "purged to retention at the next commit",
                 Duration.ofSeconds(10),
-                () -> store.batchLog(TUNNEL).size() == KEEP);
+                () -> store.batchLog().size() == KEEP);
     }
 
     @Test
@@ -110,7 +111,7 @@ class BackgroundPurgeTest {
         assertThatThrownBy(purge::request).isSameAs(taken);
         purge.request(); // thrown once; the purge after it runs
         purge.awaitIdle(Duration.ofSeconds(10));
-        assertThat(store.batchLog(TUNNEL)).hasSize(KEEP);
+        assertThat(store.batchLog()).hasSize(KEEP);
     }
 
     @Test
@@ -128,7 +129,7 @@ class BackgroundPurgeTest {
         closer.join(10_000);
 
         assertThat(closer.isAlive()).isFalse();
-        assertThat(store.batchLog(TUNNEL)).hasSizeLessThan(5);
+        assertThat(store.batchLog()).hasSizeLessThan(5);
     }
 
     private List<BatchToken> writeBatches(int count) {

@@ -10,7 +10,7 @@ import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -177,10 +177,10 @@ final class CdcTestBed implements AutoCloseable {
     /**
      * Runs {@code action} on the default meta table, as a consumer whose clock is {@code clock}.
      */
-    <T> T withMetaStore(Clock clock, Function<MetaStore, T> action) {
+    <T> T withMetaTable(Clock clock, Function<MetaTable, T> action) {
         try (var client =
                 SdkMetaTableClient.connect(endpoint(), SdkMetaTableClient.DEFAULT_TABLE_NAME)) {
-            return action.apply(new MetaStore(client, clock));
+            return action.apply(new MetaTable(client, clock));
         }
     }
 

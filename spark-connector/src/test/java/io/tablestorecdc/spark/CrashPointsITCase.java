@@ -95,8 +95,9 @@ class CrashPointsITCase {
         // Of any three batches in a row one is a delta (every third is full), and retention keeps
         // its base: the kills above crossed both kinds of snapshot.
         List<LoggedBatch> log =
-                bed.withMetaStore(
-                        Clock.systemUTC(), store -> store.batchLog(bed.tunnelId(table, tunnel)));
+                bed.withMetaTable(
+                        Clock.systemUTC(),
+                        meta -> meta.tunnel(bed.tunnelId(table, tunnel)).batchLog());
         assertThat(log).anyMatch(b -> b.base().isPresent());
         for (LoggedBatch delta : log.stream().filter(b -> b.base().isPresent()).toList()) {
             assertThat(log).extracting(LoggedBatch::token).contains(delta.base().get());

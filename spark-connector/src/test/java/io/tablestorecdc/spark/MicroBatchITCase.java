@@ -290,8 +290,9 @@ class MicroBatchITCase {
                 io.tablestorecdc.checkpoint.meta.SdkMetaTableClient.connect(
                         endpoint, "tablestore_cdc_meta")) {
             java.util.Set<Long> sequences = new java.util.TreeSet<>();
-            new io.tablestorecdc.checkpoint.meta.MetaStore(client)
-                    .batchLog(tunnelId)
+            new io.tablestorecdc.checkpoint.meta.MetaTable(client)
+                    .tunnel(tunnelId)
+                    .batchLog()
                     .forEach(b -> sequences.add(b.sequence()));
             return sequences;
         }
@@ -300,12 +301,13 @@ class MicroBatchITCase {
     /** Every row of the default meta table, all tunnels. */
     /** Whether the owner reports every channel of the newest snapshot caught up where it is. */
     private static boolean caughtUpAtCommitted(String table) {
-        return bed.withMetaStore(
+        return bed.withMetaTable(
                 java.time.Clock.systemUTC(),
-                store -> {
+                meta -> {
                     String tunnelId = bed.tunnelId(table, table + "_tunnel");
-                    var snapshot = store.newestSnapshot(tunnelId);
-                    var progress = store.progress(tunnelId);
+                    var rows = meta.tunnel(tunnelId);
+                    var snapshot = rows.newestSnapshot();
+                    var progress = rows.progress();
                     return snapshot.isPresent()
                             && progress.isPresent()
                             && snapshot.get().channels().values().stream()

@@ -127,15 +127,14 @@ class OwnershipAndSecretsITCase {
         // Three minutes ahead, the running query's two-minute lease has expired.
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(3));
         OwnerLease takenOver =
-                bed.withMetaStore(
+                bed.withMetaTable(
                         later,
-                        store ->
-                                store.acquireOwnership(
-                                        tunnelId,
-                                        "other-query",
-                                        OwnerLeaseKeeper.LEASE.toMillis()));
+                        meta ->
+                                meta.tunnel(tunnelId)
+                                        .acquireOwnership(
+                                                "other-query", OwnerLeaseKeeper.LEASE.toMillis()));
         List<LoggedBatch> logBefore =
-                bed.withMetaStore(Clock.systemUTC(), store -> store.batchLog(tunnelId));
+                bed.withMetaTable(Clock.systemUTC(), meta -> meta.tunnel(tunnelId).batchLog());
 
         bed.put(table, "b", 2, "berry");
         Throwable stopped = awaitFailure(first);
@@ -146,11 +145,11 @@ class OwnershipAndSecretsITCase {
                 .hasStackTraceContaining("consumer 'other-query' holds it now")
                 .hasStackTraceContaining("restart this query from its checkpoint location");
         assertThat(sink.rows().stream().map(r -> r.getString(0)).toList()).containsExactly("a");
-        bed.withMetaStore(
+        bed.withMetaTable(
                 Clock.systemUTC(),
-                store -> {
-                    assertThat(store.batchLog(tunnelId)).isEqualTo(logBefore);
-                    assertThat(store.owner(tunnelId)).contains(takenOver);
+                meta -> {
+                    assertThat(meta.tunnel(tunnelId).batchLog()).isEqualTo(logBefore);
+                    assertThat(meta.tunnel(tunnelId).owner()).contains(takenOver);
                     return null;
                 });
     }

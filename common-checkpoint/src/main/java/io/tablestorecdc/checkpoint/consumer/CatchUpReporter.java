@@ -1,9 +1,9 @@
 package io.tablestorecdc.checkpoint.consumer;
 
 import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.time.Duration;
@@ -42,7 +42,7 @@ public final class CatchUpReporter {
 
     private static final Logger LOG = LoggerFactory.getLogger(CatchUpReporter.class);
 
-    private final MetaStore store;
+    private final TunnelMeta meta;
     private final String tunnelId;
     private final String holder;
     private final LongSupplier clockMillis;
@@ -54,26 +54,18 @@ public final class CatchUpReporter {
     private int writeAttempts;
 
     CatchUpReporter(
-            MetaStore store,
-            String tunnelId,
-            String holder,
-            LongSupplier clockMillis,
-            LongSupplier nanoClock) {
-        this.store = store;
-        this.tunnelId = tunnelId;
+            TunnelMeta meta, String holder, LongSupplier clockMillis, LongSupplier nanoClock) {
+        this.meta = meta;
+        this.tunnelId = meta.tunnelId();
         this.holder = holder;
         this.clockMillis = clockMillis;
         this.nanoClock = nanoClock;
     }
 
-    /** A reporter for the consumer holding {@code owner}, writing through the lease's store. */
+    /** A reporter for the consumer holding {@code owner}, writing through the lease's meta rows. */
     public static CatchUpReporter of(OwnerLeaseKeeper owner) {
         return new CatchUpReporter(
-                owner.store(),
-                owner.tunnelId(),
-                owner.holder(),
-                System::currentTimeMillis,
-                System::nanoTime);
+                owner.meta(), owner.holder(), System::currentTimeMillis, System::nanoTime);
     }
 
     /** A read of {@code channelId} at {@code position} found nothing more to read. */
@@ -129,7 +121,7 @@ public final class CatchUpReporter {
             writeAttempts++;
         }
         try {
-            if (!store.reportProgress(tunnelId, report)) {
+            if (!meta.reportProgress(report)) {
                 LOG.debug("The catch-up report of tunnel {} changed meanwhile; retrying", tunnelId);
                 markChanged();
             }

@@ -1,9 +1,9 @@
 package io.tablestorecdc.checkpoint.consumer;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
@@ -54,15 +54,15 @@ public final class OwnerLeaseKeeper {
 
     private static final Logger LOG = LoggerFactory.getLogger(OwnerLeaseKeeper.class);
 
-    private final MetaStore store;
+    private final TunnelMeta meta;
     private final LongSupplier nanoClock;
     private final OwnerLease acquired;
     private volatile OwnerLease lease;
     private volatile long lastRenewalNanos;
     private volatile boolean lost;
 
-    private OwnerLeaseKeeper(MetaStore store, OwnerLease lease, LongSupplier nanoClock) {
-        this.store = store;
+    private OwnerLeaseKeeper(TunnelMeta meta, OwnerLease lease, LongSupplier nanoClock) {
+        this.meta = meta;
         this.acquired = lease;
         this.lease = lease;
         this.nanoClock = nanoClock;
@@ -70,21 +70,20 @@ public final class OwnerLeaseKeeper {
     }
 
     /**
-     * Takes the tunnel over for {@code consumerId}.
+     * Takes the tunnel of {@code meta} over for {@code consumerId}.
      *
-     * @param store the meta store, without owner checks on its writes (the lease row is written
-     *     here)
+     * @param meta the tunnel's meta rows, without owner checks on their writes (the lease row is
+     *     written here)
      * @throws io.tablestorecdc.checkpoint.meta.OwnershipConflictException when another consumer
      *     holds a live lease; its message names that consumer and what to do
      */
-    public static OwnerLeaseKeeper acquire(MetaStore store, String tunnelId, String consumerId) {
-        return acquire(store, tunnelId, consumerId, System::nanoTime);
+    public static OwnerLeaseKeeper acquire(TunnelMeta meta, String consumerId) {
+        return acquire(meta, consumerId, System::nanoTime);
     }
 
-    static OwnerLeaseKeeper acquire(
-            MetaStore store, String tunnelId, String consumerId, LongSupplier nanoClock) {
-        OwnerLease lease = store.acquireOwnership(tunnelId, consumerId, LEASE.toMillis());
-        return new OwnerLeaseKeeper(store, lease, nanoClock);
+    static OwnerLeaseKeeper acquire(TunnelMeta meta, String consumerId, LongSupplier nanoClock) {
+        OwnerLease lease = meta.acquireOwnership(consumerId, LEASE.toMillis());
+        return new OwnerLeaseKeeper(meta, lease, nanoClock);
     }
 
     public String tunnelId() {
@@ -96,9 +95,9 @@ public final class OwnerLeaseKeeper {
         return acquired.holder();
     }
 
-    /** The meta store the lease is kept in. */
-    MetaStore store() {
-        return store;
+    /** The tunnel's meta rows, the lease among them. */
+    TunnelMeta meta() {
+        return meta;
     }
 
     /**
@@ -107,7 +106,7 @@ public final class OwnerLeaseKeeper {
      * fine.
      */
     public void shutDownPredecessorClient(TunnelProxy proxy) {
-        Optional<String> previous = store.lastTunnelClient(tunnelId());
+        Optional<String> previous = meta.lastTunnelClient();
         previous.ifPresent(id -> shutDown(proxy, new TunnelClientId(tunnelId(), id)));
     }
 
@@ -125,7 +124,7 @@ public final class OwnerLeaseKeeper {
 
     /** Records the client this owner connected, for the next owner to shut down. */
     public void recordClient(TunnelClientId client) {
-        store.recordTunnelClient(tunnelId(), client.clientId());
+        meta.recordTunnelClient(client.clientId());
     }
 
     /**
@@ -149,7 +148,7 @@ public final class OwnerLeaseKeeper {
      */
     public void renew() {
         try {
-            lease = store.renewOwnership(lease, LEASE.toMillis());
+            lease = meta.renewOwnership(lease, LEASE.toMillis());
             lastRenewalNanos = nanoClock.getAsLong();
         } catch (OwnershipLostException e) {
             lost = true;
@@ -169,7 +168,7 @@ public final class OwnerLeaseKeeper {
      */
     public Optional<String> heldElsewhere() {
         OwnerLease mine = lease;
-        Optional<OwnerLease> owner = store.owner(tunnelId());
+        Optional<OwnerLease> owner = meta.owner();
         boolean held =
                 owner.isPresent()
                         && owner.get().holder().equals(mine.holder())
@@ -194,7 +193,7 @@ public final class OwnerLeaseKeeper {
             return;
         }
         try {
-            store.releaseOwnership(lease);
+            meta.releaseOwnership(lease);
         } catch (RuntimeException e) {
             LOG.warn(
                     "Could not release the owner lease of tunnel {}; the next owner waits for it"

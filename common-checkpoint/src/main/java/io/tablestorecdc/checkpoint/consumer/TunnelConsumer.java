@@ -7,12 +7,13 @@ import io.tablestorecdc.checkpoint.merge.ServerAhead;
 import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaRow;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaValue;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.PurgeResult;
 import io.tablestorecdc.checkpoint.meta.PutOutcome;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -60,11 +61,11 @@ import org.slf4j.LoggerFactory;
  * process was frozen longer than the lease and then ran again:
  *
  * <ol>
- *   <li>Every meta-table write ({@link #metaStore()}: snapshots, fills, adoptions, purges, the
- *       catch-up report) and every server push reads the owner row first and is refused, with
- *       {@link OwnershipLostException}, unless the row still names this consumer's acquisition. A
- *       takeover always changes the row (a compare-and-set on its epoch), so a thawed consumer
- *       fails at its first write, before it writes.
+ *   <li>Every meta-table write ({@link #meta()}: snapshots, fills, adoptions, purges, the catch-up
+ *       report) and every server push reads the owner row first and is refused, with {@link
+ *       OwnershipLostException}, unless the row still names this consumer's acquisition. A takeover
+ *       always changes the row (a compare-and-set on its epoch), so a thawed consumer fails at its
+ *       first write, before it writes.
  *   <li>The new owner shuts down the tunnel client its predecessor recorded before it connects its
  *       own; the tunnel server then refuses that client's reads, checkpoints and heartbeats. A
  *       thawed consumer delivers nothing it had not read before it was frozen, and a push or a read
@@ -128,7 +129,7 @@ public final class TunnelConsumer implements AutoCloseable {
     private final MetaTableClient metaClient;
     private final TunnelDescription tunnel;
     private final OwnerLeaseKeeper owner;
-    private final MetaStore fenced;
+    private final TunnelMeta fenced;
     private final CatchUpReporter catchUp;
     private final ServerPushLedger pushes;
     private final Optional<Executor> requests;
@@ -162,18 +163,15 @@ public final class TunnelConsumer implements AutoCloseable {
         this.requests = requests;
         this.nanoClock = System::nanoTime;
         this.fenced =
-                new MetaStore(
-                        new FencedClient(metaClient),
-                        Clock.systemUTC(),
-                        setup.fullSnapshotEvery(),
-                        metaRequests);
+                new MetaTable(
+                                new FencedClient(metaClient),
+                                Clock.systemUTC(),
+                                setup.fullSnapshotEvery(),
+                                metaRequests)
+                        .tunnel(tunnel.tunnelId());
         this.catchUp =
                 new CatchUpReporter(
-                        fenced,
-                        tunnel.tunnelId(),
-                        owner.holder(),
-                        System::currentTimeMillis,
-                        System::nanoTime);
+                        fenced, owner.holder(), System::currentTimeMillis, System::nanoTime);
     }
 
     /**
@@ -199,10 +197,10 @@ public final class TunnelConsumer implements AutoCloseable {
         TunnelConsumer consumer = null;
         try {
             TunnelDescription tunnel = setup.opener().open(proxy, savedTunnelId);
-            MetaStore plain = new MetaStore(metaClient);
+            MetaTable plain = new MetaTable(metaClient);
             plain.ensureTable();
             OwnerLeaseKeeper owner =
-                    OwnerLeaseKeeper.acquire(plain, tunnel.tunnelId(), setup.consumerId());
+                    OwnerLeaseKeeper.acquire(plain.tunnel(tunnel.tunnelId()), setup.consumerId());
             consumer =
                     new TunnelConsumer(
                             setup,
@@ -233,7 +231,7 @@ public final class TunnelConsumer implements AutoCloseable {
     }
 
     private void connect() {
-        adoptions.putAll(fenced.adoptions(tunnel.tunnelId()));
+        adoptions.putAll(fenced.adoptions());
         owner.shutDownPredecessorClient(proxy);
         session = TunnelSession.open(proxy, tunnel.tunnelId(), setup.session());
         requireOwnership();
@@ -275,8 +273,10 @@ public final class TunnelConsumer implements AutoCloseable {
         return proxy;
     }
 
-    /** The meta table as this consumer may write it: every write is fenced by the lease. */
-    public MetaStore metaStore() {
+    /**
+     * The tunnel's meta rows as this consumer may write them: every write is fenced by the lease.
+     */
+    public TunnelMeta meta() {
         return fenced;
     }
 
@@ -516,7 +516,7 @@ public final class TunnelConsumer implements AutoCloseable {
         if (fresh.isEmpty()) {
             return;
         }
-        fenced.recordAdoptions(tunnelId(), fresh);
+        fenced.recordAdoptions(fresh);
         synchronized (this) {
             fresh.forEach(e -> adoptions.putIfAbsent(e.channelId(), e.adoptedAt()));
         }
@@ -541,7 +541,7 @@ public final class TunnelConsumer implements AutoCloseable {
         synchronized (this) {
             lastSnapshot = Optional.of(snapshot.token());
         }
-        PurgeResult purged = fenced.purge(tunnelId(), setup.retentionBatches());
+        PurgeResult purged = fenced.purge(setup.retentionBatches());
         LOG.debug(
                 "Wrote meta snapshot {} as batch {} ({} channels); purge: {}",
                 snapshot.token(),

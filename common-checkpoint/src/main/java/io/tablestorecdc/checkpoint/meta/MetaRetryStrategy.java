@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The SDK's default retry rules, with the meta table's writes treated as idempotent: every write
- * {@link SdkMetaTableClient} sends is conditional or a delete, and {@link MetaStore} tells its own
+ * {@link SdkMetaTableClient} sends is conditional or a delete, and {@link TunnelMeta} tells its own
  * earlier write from another's when a retried condition fails. So a write whose response was lost
  * (a network error, a 5xx) is retried like a read instead of failing the batch.
  */

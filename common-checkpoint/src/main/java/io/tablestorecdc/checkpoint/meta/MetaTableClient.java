@@ -9,7 +9,7 @@ import java.util.Optional;
  * <p>Every write is conditional (or a delete, which is idempotent), so an implementation may retry
  * a write whose response was lost: a retried put-if-absent then reports {@link
  * PutOutcome#ALREADY_EXISTS} and a retried compare-and-set reports {@code false}, and {@link
- * MetaStore} re-reads the row to tell its own earlier write from someone else's. Failures other
+ * TunnelMeta} re-reads the row to tell its own earlier write from someone else's. Failures other
  * than a failed condition are thrown as {@link MetaTableException}.
  */
 public interface MetaTableClient extends AutoCloseable {

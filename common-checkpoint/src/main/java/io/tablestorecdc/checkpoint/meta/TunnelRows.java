@@ -1,7 +1,7 @@
 package io.tablestorecdc.checkpoint.meta;
 
 /**
- * The rows one tunnel has in a meta table, by kind: what {@link MetaStore#deleteTunnelRows}
+ * The rows one tunnel has in a meta table, by kind: what {@link MetaTable#deleteTunnelRows}
  * deletes.
  *
  * @param tunnelId the tunnel the rows belong to

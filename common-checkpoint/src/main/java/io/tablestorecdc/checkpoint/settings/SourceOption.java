@@ -1,7 +1,7 @@
 package io.tablestorecdc.checkpoint.settings;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import java.util.Arrays;
@@ -99,7 +99,7 @@ public enum SourceOption {
     META_FULL_SNAPSHOT_EVERY(
             "meta.full.snapshot.every",
             Kind.OPTIONAL,
-            Integer.toString(MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY),
+            Integer.toString(MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY),
             "How often the meta table gets a full snapshot of every channel's position: between"
                     + " two full snapshots, a batch or checkpoint writes only the channels that"
                     + " changed since the last full one (a delta), so its cost grows with the"

@@ -11,7 +11,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -298,7 +298,7 @@ public final class SourceSettings implements Serializable {
                     (int)
                             values.wholeNumber(
                                     META_FULL_SNAPSHOT_EVERY.key(),
-                                    MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY,
+                                    MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY,
                                     1,
                                     1_000_000);
             metaRetentionBatches =

@@ -2,7 +2,8 @@ package io.tablestorecdc.checkpoint.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.emulator.testkit.ManualClock;
@@ -14,9 +15,10 @@ class CatchUpReporterTest {
 
     private final ManualClock wall = new ManualClock(1_700_000_000_000L);
     private final AtomicLong nanos = new AtomicLong();
-    private final MetaStore store = new MetaStore(new InMemoryMetaTableClient(), wall);
+    private final TunnelMeta store =
+            new MetaTable(new InMemoryMetaTableClient(), wall).tunnel("tunnel");
     private final CatchUpReporter reporter =
-            new CatchUpReporter(store, "tunnel", "holder", wall::millis, nanos::get);
+            new CatchUpReporter(store, "holder", wall::millis, nanos::get);
 
     private static final ChannelPosition P = ChannelPosition.at("t", 0);
 
@@ -25,7 +27,7 @@ class CatchUpReporterTest {
         reporter.behind("p-1");
         reporter.flushIfDue();
 
-        assertThat(store.progress("tunnel")).isEmpty();
+        assertThat(store.progress()).isEmpty();
         assertThat(reporter.writeAttempts()).isZero();
     }
 
@@ -34,8 +36,8 @@ class CatchUpReporterTest {
         reporter.caughtUp("p-1", P);
         reporter.flushIfDue();
 
-        assertThat(store.progress("tunnel").orElseThrow().caughtUpAt("p-1")).contains(P);
-        assertThat(store.progress("tunnel").orElseThrow().holder()).isEqualTo("holder");
+        assertThat(store.progress().orElseThrow().caughtUpAt("p-1")).contains(P);
+        assertThat(store.progress().orElseThrow().holder()).isEqualTo("holder");
     }
 
     @Test
@@ -45,12 +47,11 @@ class CatchUpReporterTest {
         reporter.caughtUp("p-2", P);
         reporter.flushIfDue();
 
-        assertThat(store.progress("tunnel").orElseThrow().caughtUp()).containsOnlyKeys("p-1");
+        assertThat(store.progress().orElseThrow().caughtUp()).containsOnlyKeys("p-1");
 
         advance(CatchUpReporter.MIN_INTERVAL.toMillis());
         reporter.flushIfDue();
-        assertThat(store.progress("tunnel").orElseThrow().caughtUp())
-                .containsOnlyKeys("p-1", "p-2");
+        assertThat(store.progress().orElseThrow().caughtUp()).containsOnlyKeys("p-1", "p-2");
         assertThat(reporter.writeAttempts()).isEqualTo(2);
     }
 
@@ -67,8 +68,7 @@ class CatchUpReporterTest {
         reporter.flushIfDue();
 
         assertThat(reporter.writeAttempts()).isEqualTo(2);
-        assertThat(store.progress("tunnel").orElseThrow().reportedAtMillis())
-                .isEqualTo(wall.millis());
+        assertThat(store.progress().orElseThrow().reportedAtMillis()).isEqualTo(wall.millis());
     }
 
     @Test
@@ -81,15 +81,14 @@ class CatchUpReporterTest {
         advance(CatchUpReporter.MIN_INTERVAL.toMillis());
         reporter.flushIfDue();
 
-        assertThat(store.progress("tunnel").orElseThrow().caughtUp()).isEmpty();
+        assertThat(store.progress().orElseThrow().caughtUp()).isEmpty();
     }
 
     @Test
     void aFailedWriteIsRetriedAtTheNextFlush() {
         InMemoryMetaTableClient failing = new InMemoryMetaTableClient();
-        MetaStore failingStore = new MetaStore(failing, wall);
-        CatchUpReporter r =
-                new CatchUpReporter(failingStore, "tunnel", "holder", wall::millis, nanos::get);
+        TunnelMeta failingStore = new MetaTable(failing, wall).tunnel("tunnel");
+        CatchUpReporter r = new CatchUpReporter(failingStore, "holder", wall::millis, nanos::get);
         r.caughtUp("p-1", P);
         failing.crashAfter(0);
         r.flushIfDue();
@@ -98,7 +97,7 @@ class CatchUpReporterTest {
 
         r.flushIfDue();
 
-        assertThat(failingStore.progress("tunnel").orElseThrow().caughtUpAt("p-1")).contains(P);
+        assertThat(failingStore.progress().orElseThrow().caughtUpAt("p-1")).contains(P);
     }
 
     private void advance(long millis) {

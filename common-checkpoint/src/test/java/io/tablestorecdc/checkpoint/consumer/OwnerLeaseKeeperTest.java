@@ -3,10 +3,11 @@ package io.tablestorecdc.checkpoint.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class OwnerLeaseKeeperTest {
 
     private final ManualClock wall = new ManualClock(1_700_000_000_000L);
-    private final MetaStore store = new MetaStore(new InMemoryMetaTableClient(), wall);
+    private final TunnelMeta store =
+            new MetaTable(new InMemoryMetaTableClient(), wall).tunnel("tunnel");
     private final AtomicLong nanos = new AtomicLong();
 
     @Test
@@ -47,7 +49,7 @@ class OwnerLeaseKeeperTest {
         OwnerLeaseKeeper keeper = keeper("query-1");
         advance(OwnerLeaseKeeper.RENEW_EVERY.toMillis());
         keeper.renewIfDue();
-        OwnerLease lease = store.owner("tunnel").orElseThrow();
+        OwnerLease lease = store.owner().orElseThrow();
 
         assertThat(OwnerLeaseKeeper.lastRenewal(lease)).isEqualTo(wall.instant());
         assertThat(OwnerLeaseKeeper.isRenewing(lease, wall.instant())).isTrue();
@@ -63,12 +65,12 @@ class OwnerLeaseKeeperTest {
     @Test
     void renewIfDueWritesNothingBeforeItIsDue() {
         OwnerLeaseKeeper keeper = keeper("query-1");
-        long before = store.owner("tunnel").orElseThrow().epoch();
+        long before = store.owner().orElseThrow().epoch();
 
         advance(OwnerLeaseKeeper.RENEW_EVERY.toMillis() - 1);
         keeper.renewIfDue();
 
-        assertThat(store.owner("tunnel").orElseThrow().epoch()).isEqualTo(before);
+        assertThat(store.owner().orElseThrow().epoch()).isEqualTo(before);
     }
 
     @Test
@@ -80,7 +82,7 @@ class OwnerLeaseKeeperTest {
         assertThat(first.heldElsewhere()).contains("consumer 'job-2' holds it now");
         assertThatThrownBy(first::renew).isInstanceOf(OwnershipLostException.class);
         first.release(); // a lost lease is the new owner's: releasing leaves it alone
-        assertThat(store.owner("tunnel").orElseThrow().consumerId()).isEqualTo("job-2");
+        assertThat(store.owner().orElseThrow().consumerId()).isEqualTo("job-2");
     }
 
     @Test
@@ -103,7 +105,7 @@ class OwnerLeaseKeeperTest {
     }
 
     private OwnerLeaseKeeper keeper(String consumerId) {
-        return OwnerLeaseKeeper.acquire(store, "tunnel", consumerId, nanos::get);
+        return OwnerLeaseKeeper.acquire(store, consumerId, nanos::get);
     }
 
     private void advance(long millis) {

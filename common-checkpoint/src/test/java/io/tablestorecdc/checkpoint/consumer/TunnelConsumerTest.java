@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -52,7 +53,7 @@ class TunnelConsumerTest {
                                 consumerId,
                                 meta.tableName(),
                                 TunnelSessionConfig.withDefaults("test"),
-                                MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY,
+                                MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY,
                                 retention),
                         server,
                         meta,
@@ -85,9 +86,9 @@ class TunnelConsumerTest {
         TunnelConsumer consumer = open("job-1");
 
         assertThat(server.connects()).isEqualTo(1);
-        MetaStore store = new MetaStore(meta);
-        assertThat(store.owner("tunnel-t").orElseThrow().consumerId()).isEqualTo("job-1");
-        assertThat(store.lastTunnelClient("tunnel-t")).contains(consumer.clientId().clientId());
+        TunnelMeta store = new MetaTable(meta).tunnel("tunnel-t");
+        assertThat(store.owner().orElseThrow().consumerId()).isEqualTo("job-1");
+        assertThat(store.lastTunnelClient()).contains(consumer.clientId().clientId());
     }
 
     @Test
@@ -128,14 +129,14 @@ class TunnelConsumerTest {
         assertThat(old.pushes().finishRounds()).isZero();
 
         old.close(); // leaves the new owner's lease alone
-        assertThat(new MetaStore(meta).owner("tunnel-t").orElseThrow().holder())
+        assertThat(new MetaTable(meta).tunnel("tunnel-t").owner().orElseThrow().holder())
                 .isEqualTo(replacementHolder(replacement));
         replacement.writeSnapshot(snapshot("c1", "c1@2"), 2, List.of());
     }
 
     private String replacementHolder(TunnelConsumer replacement) {
         replacement.requireOwnership();
-        return new MetaStore(meta).owner("tunnel-t").orElseThrow().holder();
+        return new MetaTable(meta).tunnel("tunnel-t").owner().orElseThrow().holder();
     }
 
     @Test
@@ -153,8 +154,8 @@ class TunnelConsumerTest {
     @Test
     void aReleasedLeaseStopsTheConsumerAtItsNextWrite() {
         TunnelConsumer consumer = open("job-1");
-        MetaStore store = new MetaStore(meta);
-        store.releaseOwnership(store.owner("tunnel-t").orElseThrow());
+        TunnelMeta store = new MetaTable(meta).tunnel("tunnel-t");
+        store.releaseOwnership(store.owner().orElseThrow());
 
         assertThatThrownBy(() -> consumer.writeSnapshot(snapshot("c1", "c1@1"), 1, List.of()))
                 .isInstanceOf(OwnershipLostException.class)
@@ -186,8 +187,8 @@ class TunnelConsumerTest {
             consumer.writeSnapshot(snapshot("c1", "c1@" + batch), batch, List.of());
         }
 
-        assertThat(consumer.metaStore().batchLog("tunnel-t")).hasSizeLessThanOrEqualTo(4);
-        assertThat(consumer.metaStore().newestSnapshot("tunnel-t").orElseThrow().channels())
+        assertThat(consumer.meta().batchLog()).hasSizeLessThanOrEqualTo(4);
+        assertThat(consumer.meta().newestSnapshot().orElseThrow().channels())
                 .containsEntry("c1", snapshot("c1", "c1@8").channels().get("c1"));
     }
 

@@ -15,7 +15,8 @@ class ConsumerProgressTest {
 
     private final InMemoryMetaTableClient client = new InMemoryMetaTableClient();
     private final ManualClock wall = new ManualClock(1_700_000_000_000L);
-    private final MetaStore store = new MetaStore(client, wall);
+    private final MetaTable meta = new MetaTable(client, wall);
+    private final TunnelMeta store = meta.tunnel("tunnel");
 
     private static final ChannelPosition AT_T1 = ChannelPosition.at("t1 with space", 3);
 
@@ -27,54 +28,51 @@ class ConsumerProgressTest {
                         wall.millis(),
                         Map.of("p-1", AT_T1, "p-2", ChannelPosition.at("t2")));
 
-        assertThat(store.reportProgress("tunnel", report)).isTrue();
+        assertThat(store.reportProgress(report)).isTrue();
 
-        assertThat(store.progress("tunnel")).contains(report);
-        assertThat(store.progress("other")).isEmpty();
+        assertThat(store.progress()).contains(report);
+        assertThat(meta.tunnel("other").progress()).isEmpty();
     }
 
     @Test
     void aFinishedPositionIsNotReported() {
         store.reportProgress(
-                "tunnel",
                 new ConsumerProgress(
                         "h",
                         wall.millis(),
                         Map.of("p-1", ChannelPosition.finished(), "p-2", AT_T1)));
 
-        assertThat(store.progress("tunnel").orElseThrow().caughtUp()).containsOnlyKeys("p-2");
+        assertThat(store.progress().orElseThrow().caughtUp()).containsOnlyKeys("p-2");
     }
 
     @Test
     void theHolderRewritesItsReportWithOneConditionalWrite() {
-        store.reportProgress("tunnel", new ConsumerProgress("h", wall.millis(), Map.of()));
+        store.reportProgress(new ConsumerProgress("h", wall.millis(), Map.of()));
         client.resetCounts();
 
-        store.reportProgress(
-                "tunnel", new ConsumerProgress("h", wall.millis(), Map.of("p", AT_T1)));
+        store.reportProgress(new ConsumerProgress("h", wall.millis(), Map.of("p", AT_T1)));
 
         assertThat(client.totalRequests()).isEqualTo(1);
-        assertThat(store.progress("tunnel").orElseThrow().caughtUpAt("p")).contains(AT_T1);
+        assertThat(store.progress().orElseThrow().caughtUpAt("p")).contains(AT_T1);
     }
 
     @Test
     void aNewRunReplacesTheReportOfAnEarlierOne() {
-        store.reportProgress("tunnel", new ConsumerProgress("old", 1, Map.of("p", AT_T1)));
+        store.reportProgress(new ConsumerProgress("old", 1, Map.of("p", AT_T1)));
 
-        boolean written = store.reportProgress("tunnel", new ConsumerProgress("new", 2, Map.of()));
+        boolean written = store.reportProgress(new ConsumerProgress("new", 2, Map.of()));
 
         assertThat(written).isTrue();
-        assertThat(store.progress("tunnel").orElseThrow().holder()).isEqualTo("new");
+        assertThat(store.progress().orElseThrow().holder()).isEqualTo("new");
     }
 
     @Test
     void aRetriedWriteWhoseResponseWasLostStillCounts() {
         client.echoWrites(true);
-        store.reportProgress("tunnel", new ConsumerProgress("h", 1, Map.of()));
+        store.reportProgress(new ConsumerProgress("h", 1, Map.of()));
 
-        assertThat(store.reportProgress("tunnel", new ConsumerProgress("h", 2, Map.of("p", AT_T1))))
-                .isTrue();
-        assertThat(store.progress("tunnel").orElseThrow().reportedAtMillis()).isEqualTo(2);
+        assertThat(store.reportProgress(new ConsumerProgress("h", 2, Map.of("p", AT_T1)))).isTrue();
+        assertThat(store.progress().orElseThrow().reportedAtMillis()).isEqualTo(2);
     }
 
     @Test
@@ -105,12 +103,12 @@ class ConsumerProgressTest {
 
     @Test
     void theReportIsOneOfTheTunnelsRowsAndIsDeletedWithThem() {
-        store.reportProgress("tunnel", new ConsumerProgress("h", 1, Map.of("p", AT_T1)));
+        store.reportProgress(new ConsumerProgress("h", 1, Map.of("p", AT_T1)));
 
-        assertThat(store.tunnelRows("tunnel").ownerRows()).isEqualTo(1);
-        store.deleteTunnelRows("tunnel");
+        assertThat(meta.tunnelRows("tunnel").ownerRows()).isEqualTo(1);
+        meta.deleteTunnelRows("tunnel");
 
-        assertThat(store.progress("tunnel")).isEmpty();
+        assertThat(store.progress()).isEmpty();
     }
 
     @Test
@@ -120,7 +118,7 @@ class ConsumerProgressTest {
                         .with(MetaRowFormat.COL_CAUGHT_UP, "p-1 notanumber t1\n")
                         .with(MetaRowFormat.COL_CAUGHT_UP_COUNT, 1));
 
-        assertThatThrownBy(() -> store.progress("tunnel"))
+        assertThatThrownBy(() -> store.progress())
                 .isInstanceOf(MetaFormatException.class)
                 .hasMessageContaining("!progress")
                 .hasMessageContaining("caught_up");

@@ -51,8 +51,8 @@ class IncrementalSnapshotPropertiesTest {
         private final InMemoryMetaTableClient deltaTable = new InMemoryMetaTableClient();
         private final int fullEvery;
         private final double readShare;
-        private final MetaStore full;
-        private MetaStore delta;
+        private final TunnelMeta full;
+        private TunnelMeta delta;
         private Map<String, ChannelCheckpoint> state = new TreeMap<>();
         private final Map<BatchToken, Map<String, ChannelCheckpoint>> committed = new HashMap<>();
         private final List<BatchToken> commitOrder = new ArrayList<>();
@@ -68,7 +68,7 @@ class IncrementalSnapshotPropertiesTest {
             this.random = new Random(seed);
             this.fullEvery = 2 + random.nextInt(10);
             this.readShare = random.nextBoolean() ? 0.05 : 0.3 + random.nextDouble() * 0.6;
-            this.full = new MetaStore(fullTable, clock, 1);
+            this.full = new MetaTable(fullTable, clock, 1).tunnel(TUNNEL);
             this.delta = parallel(deltaTable, clock, fullEvery);
         }
 
@@ -176,31 +176,32 @@ class IncrementalSnapshotPropertiesTest {
         }
 
         private long plan(
-                MetaStore store,
+                TunnelMeta store,
                 InMemoryMetaTableClient table,
                 BatchToken token,
                 long seq,
                 BatchToken start,
                 List<ChannelCheckpoint> carried) {
             int before = table.rowCount();
-            store.carryForward(TUNNEL, token, seq, Optional.of(start), state.keySet(), carried);
+            store.carryForward(token, seq, Optional.of(start), state.keySet(), carried);
             return table.rowCount() - before;
         }
 
         private static long fill(
                 InMemoryMetaTableClient table,
-                MetaStore store,
+                TunnelMeta store,
                 BatchToken token,
                 List<ChannelCheckpoint> fills) {
             int before = table.rowCount();
-            store.fillAll(TUNNEL, token, fills);
+            store.fillAll(token, fills);
             return table.rowCount() - before;
         }
 
         /** A store whose reads are sliced even for small snapshots, its requests run inline. */
-        private static MetaStore parallel(
+        private static TunnelMeta parallel(
                 InMemoryMetaTableClient table, ManualClock clock, int fullEvery) {
-            return new MetaStore(table, clock, fullEvery, Optional.of(Runnable::run), 2);
+            return new MetaTable(table, clock, fullEvery, Optional.of(Runnable::run), 2)
+                    .tunnel(TUNNEL);
         }
 
         private void restart() {
@@ -212,13 +213,13 @@ class IncrementalSnapshotPropertiesTest {
             Map<String, ChannelCheckpoint> expected = Map.copyOf(state);
             committed.put(token, expected);
             commitOrder.add(token);
-            assertThat(full.read(TUNNEL, token).channels())
+            assertThat(full.read(token).channels())
                     .as("schedule %d, full layout", seed)
                     .isEqualTo(expected);
-            assertThat(new MetaStore(deltaTable).read(TUNNEL, token).channels())
+            assertThat(new MetaTable(deltaTable).tunnel(TUNNEL).read(token).channels())
                     .as("schedule %d, incremental layout, read by a fresh consumer", seed)
                     .isEqualTo(expected);
-            assertThat(delta.read(TUNNEL, token).channels())
+            assertThat(delta.read(token).channels())
                     .as("schedule %d, incremental layout, read by its writer", seed)
                     .isEqualTo(expected);
         }
@@ -226,26 +227,26 @@ class IncrementalSnapshotPropertiesTest {
         private void purge() {
             keep = 1 + random.nextInt(4);
             int max = 1 + random.nextInt(3);
-            trace.add("purge keep " + keep + " max " + max + " log " + delta.batchLog(TUNNEL));
+            trace.add("purge keep " + keep + " max " + max + " log " + delta.batchLog());
             if (random.nextDouble() < 0.3) {
                 deltaTable.crashAfter(random.nextInt(8));
                 try {
-                    delta.purge(TUNNEL, keep, max);
+                    delta.purge(keep, max);
                 } catch (MetaTableException crashed) {
                     // died in the middle of the purge
                 }
                 deltaTable.recover();
                 restart();
             } else {
-                delta.purge(TUNNEL, keep, max);
+                delta.purge(keep, max);
             }
-            full.purge(TUNNEL, keep, max);
-            MetaStore fresh = new MetaStore(deltaTable);
+            full.purge(keep, max);
+            TunnelMeta fresh = new MetaTable(deltaTable).tunnel(TUNNEL);
             // an earlier purge with a smaller retention may have deleted older batches already
             oldestKept = Math.max(oldestKept, commitOrder.size() - keep);
             List<BatchToken> kept = commitOrder.subList(oldestKept, commitOrder.size());
             for (BatchToken token : kept) {
-                assertThat(fresh.read(TUNNEL, token).channels())
+                assertThat(fresh.read(token).channels())
                         .as(
                                 "schedule %d: kept batch %s after a purge keeping %d",
                                 seed, token, keep)

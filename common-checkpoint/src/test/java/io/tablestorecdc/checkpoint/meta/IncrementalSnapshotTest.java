@@ -1,6 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
-import static io.tablestorecdc.checkpoint.meta.MetaStoreTest.manyChannels;
+import static io.tablestorecdc.checkpoint.meta.TestSnapshots.manyChannels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,13 +28,13 @@ class IncrementalSnapshotTest {
     private final InMemoryMetaTableClient table = new InMemoryMetaTableClient();
     private final ManualClock clock = new ManualClock(1_700_000_000_000L);
 
-    private MetaStore store(int fullEvery) {
-        return new MetaStore(table, clock, fullEvery);
+    private TunnelMeta store(int fullEvery) {
+        return new MetaTable(table, clock, fullEvery).tunnel(TUNNEL);
     }
 
     /** One batch of a Spark-style consumer: plan with the unread entries, then fill the read. */
     private static BatchToken batch(
-            MetaStore store,
+            TunnelMeta store,
             long seq,
             BatchToken start,
             Map<String, ChannelCheckpoint> next,
@@ -43,8 +43,8 @@ class IncrementalSnapshotTest {
         List<ChannelCheckpoint> carried = new ArrayList<>();
         List<ChannelCheckpoint> fills = new ArrayList<>();
         next.values().forEach(c -> (read.contains(c.channelId()) ? fills : carried).add(c));
-        store.carryForward(TUNNEL, token, seq, Optional.of(start), next.keySet(), carried);
-        store.fillAll(TUNNEL, token, fills);
+        store.carryForward(token, seq, Optional.of(start), next.keySet(), carried);
+        store.fillAll(token, fills);
         return token;
     }
 
@@ -72,7 +72,7 @@ class IncrementalSnapshotTest {
 
     @Test
     void aSparseBatchWritesOnlyTheChannelsItReadPlusTwoRows() {
-        MetaStore store = store(64);
+        TunnelMeta store = store(64);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 1024);
         store.seed(seed, 0);
         List<String> active = List.of("ch-0003", "ch-0500", "ch-1000");
@@ -82,12 +82,12 @@ class IncrementalSnapshotTest {
         long rows = rowsWritten(() -> token[0] = batch(store, 1, seed.token(), next, active));
 
         assertThat(rows).isEqualTo(active.size() + 2); // entries, manifest, batch-log row
-        assertThat(new MetaStore(table).read(TUNNEL, token[0]).channels()).isEqualTo(next);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(token[0]).channels()).isEqualTo(next);
     }
 
     @Test
     void aDeltaHoldsEveryChannelThatChangedSinceItsBaseAndReadsBackInTwoRangeReads() {
-        MetaStore store = store(64);
+        TunnelMeta store = store(64);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 100);
         store.seed(seed, 0);
         Map<String, ChannelCheckpoint> one = advanced(seed.channels(), List.of("ch-0001"), 1);
@@ -101,13 +101,13 @@ class IncrementalSnapshotTest {
                 .extracting(r -> r.key().channelId())
                 .containsExactly("!manifest", "ch-0001", "ch-0002");
         table.resetCounts();
-        assertThat(new MetaStore(table).read(TUNNEL, t2).channels()).isEqualTo(two);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(t2).channels()).isEqualTo(two);
         assertThat(table.requests("GetRange")).isEqualTo(2);
     }
 
     @Test
     void everyKthBatchAndEveryLargeDeltaIsWrittenInFull() {
-        MetaStore store = store(3);
+        TunnelMeta store = store(3);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 10);
         store.seed(seed, 0);
         Map<String, ChannelCheckpoint> entries = seed.channels();
@@ -126,11 +126,11 @@ class IncrementalSnapshotTest {
         Map<String, ChannelCheckpoint> wide = advanced(entries, most, 7);
         BatchToken t7 = batch(store(64), 7, start, wide, most);
         assertThat(logged(t7).base()).isEmpty(); // 6 of 10 channels: more than half
-        assertThat(new MetaStore(table).read(TUNNEL, t7).channels()).isEqualTo(wide);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(t7).channels()).isEqualTo(wide);
     }
 
     private LoggedBatch logged(BatchToken token) {
-        return store(1).batchLog(TUNNEL).stream()
+        return store(1).batchLog().stream()
                 .filter(b -> b.token().equals(token))
                 .findFirst()
                 .orElseThrow();
@@ -138,7 +138,7 @@ class IncrementalSnapshotTest {
 
     @Test
     void fullSnapshotEveryOneWritesEverySnapshotInFull() {
-        MetaStore store = store(1);
+        TunnelMeta store = store(1);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 64);
         store.seed(seed, 0);
         Map<String, ChannelCheckpoint> next = advanced(seed.channels(), List.of("ch-0001"), 1);
@@ -150,7 +150,7 @@ class IncrementalSnapshotTest {
 
     @Test
     void aFlinkStyleWriteOfAWholeSnapshotIsADeltaOverThePreviousOnesBase() {
-        MetaStore store = store(64);
+        TunnelMeta store = store(64);
         BatchSnapshot first = manyChannels(BatchToken.random(), 40);
         store.write(first, 1, Optional.empty());
         Map<String, ChannelCheckpoint> moved = advanced(first.channels(), List.of("ch-0007"), 2);
@@ -159,12 +159,12 @@ class IncrementalSnapshotTest {
         long rows = rowsWritten(() -> store.write(second, 2, Optional.of(first.token())));
 
         assertThat(rows).isEqualTo(1 + 2);
-        assertThat(new MetaStore(table).read(TUNNEL, second.token())).isEqualTo(second);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(second.token())).isEqualTo(second);
     }
 
     @Test
     void planningTheSameDeltaAgainIsANoOpAndADifferentPlanFails() {
-        MetaStore store = store(64);
+        TunnelMeta store = store(64);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 20);
         store.seed(seed, 0);
         Map<String, ChannelCheckpoint> next = advanced(seed.channels(), List.of("ch-0001"), 1);
@@ -172,7 +172,9 @@ class IncrementalSnapshotTest {
         store.write(snapshot, 1, Optional.of(seed.token()));
 
         // a restarted consumer (nothing in memory) plans the same rows
-        new MetaStore(table, clock, 64).write(snapshot, 1, Optional.of(seed.token()));
+        new MetaTable(table, clock, 64)
+                .tunnel(TUNNEL)
+                .write(snapshot, 1, Optional.of(seed.token()));
 
         assertThatThrownBy(() -> store(64).write(snapshot, 1, Optional.empty()))
                 .isInstanceOf(ConflictingSnapshotException.class)
@@ -182,14 +184,14 @@ class IncrementalSnapshotTest {
 
     @Test
     void aDeltaWhoseBaseIsGoneNamesTheBaseAndTheWayOut() {
-        MetaStore store = store(64);
+        TunnelMeta store = store(64);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 20);
         store.seed(seed, 0);
         Map<String, ChannelCheckpoint> next = advanced(seed.channels(), List.of("ch-0001"), 1);
         BatchToken t1 = batch(store, 1, seed.token(), next, List.of("ch-0001"));
         table.rowsUnder(TUNNEL, seed.token().toString()).forEach(r -> table.removeRaw(r.key()));
 
-        assertThatThrownBy(() -> new MetaStore(table).read(TUNNEL, t1))
+        assertThatThrownBy(() -> new MetaTable(table).tunnel(TUNNEL).read(t1))
                 .isInstanceOf(SnapshotNotFoundException.class)
                 .hasMessageContaining("is a delta over the full snapshot " + seed.token())
                 .hasMessageContaining("start from a new checkpoint location");
@@ -197,16 +199,16 @@ class IncrementalSnapshotTest {
 
     @Test
     void aDeltaMissingAFillIsIncomplete() {
-        MetaStore store = store(64);
+        TunnelMeta store = store(64);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 20);
         store.seed(seed, 0);
         BatchToken token = BatchToken.random();
         Map<String, ChannelCheckpoint> next = advanced(seed.channels(), List.of("ch-0001"), 1);
         List<ChannelCheckpoint> carried = new ArrayList<>(next.values());
         carried.removeIf(c -> c.channelId().equals("ch-0001"));
-        store.carryForward(TUNNEL, token, 1, Optional.of(seed.token()), next.keySet(), carried);
+        store.carryForward(token, 1, Optional.of(seed.token()), next.keySet(), carried);
 
-        assertThatThrownBy(() -> new MetaStore(table).read(TUNNEL, token))
+        assertThatThrownBy(() -> new MetaTable(table).tunnel(TUNNEL).read(token))
                 .isInstanceOf(IncompleteSnapshotException.class)
                 .hasMessageContaining("1 of 1 channels have no entry: [ch-0001]");
     }
@@ -215,7 +217,7 @@ class IncrementalSnapshotTest {
 
     @Test
     void purgeKeepsTheBaseOfEveryKeptDeltaAndDeletesItAfterTheDeltasOverIt() {
-        MetaStore store = store(64);
+        TunnelMeta store = store(64);
         BatchSnapshot seed = manyChannels(BatchToken.random(), 20);
         store.seed(seed, 0);
         Map<String, ChannelCheckpoint> entries = seed.channels();
@@ -228,21 +230,22 @@ class IncrementalSnapshotTest {
             tokens.add(start);
         }
 
-        PurgeResult purged = store.purge(TUNNEL, 2);
+        PurgeResult purged = store.purge(2);
 
         // batches 1..6 go; the seed (batch 0) is the base of 7 and 8 and stays
         assertThat(purged.snapshotsDeleted()).isEqualTo(6);
-        assertThat(store.batchLog(TUNNEL))
+        assertThat(store.batchLog())
                 .extracting(LoggedBatch::token)
                 .containsExactly(tokens.get(0), tokens.get(7), tokens.get(8));
-        assertThat(new MetaStore(table).read(TUNNEL, tokens.get(8)).channels()).isEqualTo(entries);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(tokens.get(8)).channels())
+                .isEqualTo(entries);
     }
 
     @Test
     void aPurgeInterruptedAtAnyRequestNeverStrandsAKeptDelta() {
         for (int crashAt = 0; crashAt < 40; crashAt++) {
             InMemoryMetaTableClient t = new InMemoryMetaTableClient();
-            MetaStore store = new MetaStore(t, clock, 6);
+            TunnelMeta store = new MetaTable(t, clock, 6).tunnel(TUNNEL);
             BatchSnapshot seed = manyChannels(BatchToken.random(), 6);
             store.seed(seed, 0);
             Map<String, ChannelCheckpoint> entries = seed.channels();
@@ -258,17 +261,17 @@ class IncrementalSnapshotTest {
             }
             t.crashAfter(crashAt);
             try {
-                store.purge(TUNNEL, 3, 2);
+                store.purge(3, 2);
             } catch (MetaTableException crashed) {
                 // the consumer died in the middle of the purge
             }
             t.recover();
-            MetaStore restarted = new MetaStore(t, clock, 6);
-            while (restarted.purge(TUNNEL, 3, 2).snapshotsRemaining() > 0) {
+            TunnelMeta restarted = new MetaTable(t, clock, 6).tunnel(TUNNEL);
+            while (restarted.purge(3, 2).snapshotsRemaining() > 0) {
                 // finish the backlog
             }
             for (BatchToken kept : order.subList(order.size() - 3, order.size())) {
-                assertThat(new MetaStore(t).read(TUNNEL, kept).channels())
+                assertThat(new MetaTable(t).tunnel(TUNNEL).read(kept).channels())
                         .as("kept batch after a purge that crashed at request %d", crashAt)
                         .isEqualTo(committed.get(kept));
             }
@@ -300,9 +303,9 @@ class IncrementalSnapshotTest {
                                 "token", v1.toString(),
                                 "batch_seq", 41L,
                                 "created_ms", 1_700_000_000_000L)));
-        MetaStore store = new MetaStore(table, clock, 64);
+        TunnelMeta store = new MetaTable(table, clock, 64).tunnel(TUNNEL);
 
-        BatchSnapshot read = store.read(TUNNEL, v1);
+        BatchSnapshot read = store.read(v1);
         assertThat(read.channels().get("b"))
                 .isEqualTo(
                         new ChannelCheckpoint(
@@ -313,7 +316,7 @@ class IncrementalSnapshotTest {
                                 12,
                                 ChannelPosition.at("adopt-b", 0),
                                 new SequenceInfo(2, 1_700_000_000_000_000L, 5)));
-        assertThat(store.batchLog(TUNNEL))
+        assertThat(store.batchLog())
                 .extracting(LoggedBatch::base)
                 .containsExactly(Optional.empty());
 
@@ -324,7 +327,7 @@ class IncrementalSnapshotTest {
         assertThat(table.rowsUnder(TUNNEL, t42.toString()))
                 .allSatisfy(
                         r -> assertThat(r.column("format_version")).contains(MetaValue.integer(2)));
-        assertThat(new MetaStore(table).read(TUNNEL, t42).channels()).isEqualTo(next);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(t42).channels()).isEqualTo(next);
     }
 
     private static MetaRow formatOneEntry(BatchToken token, String id) {
@@ -379,7 +382,7 @@ class IncrementalSnapshotTest {
                         .with("batch_records", 3L));
         table.putRaw(formatOneEntry(delta, "c").with("format_version", 2L));
 
-        BatchSnapshot read = new MetaStore(table).read(TUNNEL, delta);
+        BatchSnapshot read = new MetaTable(table).tunnel(TUNNEL).read(delta);
 
         assertThat(read.channels()).containsOnlyKeys("a", "b", "c");
         assertThat(read.channels().get("a").position()).isEqualTo(ChannelPosition.at("tok-a", 4));
@@ -391,7 +394,7 @@ class IncrementalSnapshotTest {
 
     @Test
     void theNewOptionRefusesANonPositiveValue() {
-        assertThatThrownBy(() -> new MetaStore(table, clock, 0))
+        assertThatThrownBy(() -> new MetaTable(table, clock, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("fullSnapshotEvery must be >= 1");
     }

@@ -33,54 +33,54 @@ class ParallelMetaRequestsTest {
         pool.shutdownNow();
     }
 
-    private MetaStore parallel(MetaTableClient client) {
-        return new MetaStore(client, clock, 1, Optional.of(pool));
+    private TunnelMeta parallel(MetaTableClient client) {
+        return new MetaTable(client, clock, 1, Optional.of(pool)).tunnel(TUNNEL);
     }
 
     @Test
     void theChunkWritesOfOneSnapshotAreInFlightTogether() {
         Rendezvous client = new Rendezvous(table, 4, "BatchWriteRow");
-        BatchSnapshot snapshot = MetaStoreTest.manyChannels(BatchToken.random(), 4 * 200);
+        BatchSnapshot snapshot = TestSnapshots.manyChannels(BatchToken.random(), 4 * 200);
 
         parallel(client).seed(snapshot, 0);
 
         assertThat(client.metAll()).isTrue();
-        assertThat(new MetaStore(table).read(TUNNEL, snapshot.token())).isEqualTo(snapshot);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(snapshot.token())).isEqualTo(snapshot);
     }
 
     @Test
     void aSlicedReadBackEqualsASequentialRead() {
-        MetaStore store = parallel(table);
+        TunnelMeta store = parallel(table);
         BatchToken token = BatchToken.random();
-        BatchSnapshot planned = MetaStoreTest.manyChannels(token, 1024);
+        BatchSnapshot planned = TestSnapshots.manyChannels(token, 1024);
         List<ChannelCheckpoint> carried = new ArrayList<>(planned.channels().values());
         List<ChannelCheckpoint> filled = new ArrayList<>(carried.subList(0, 300));
         carried.removeAll(filled);
-        store.carryForward(TUNNEL, token, 1, planned.channels().keySet(), carried);
-        new MetaStore(table).fillAll(TUNNEL, token, filled);
+        store.carryForward(token, 1, planned.channels().keySet(), carried);
+        new MetaTable(table).tunnel(TUNNEL).fillAll(token, filled);
         table.resetCounts();
 
-        BatchSnapshot sliced = store.read(TUNNEL, token);
+        BatchSnapshot sliced = store.read(token);
 
         assertThat(table.requests("GetRange")).isEqualTo(4);
-        assertThat(sliced).isEqualTo(new MetaStore(table).read(TUNNEL, token));
+        assertThat(sliced).isEqualTo(new MetaTable(table).tunnel(TUNNEL).read(token));
         assertThat(sliced).isEqualTo(planned);
     }
 
     @Test
     void aMissingFillFailsTheSlicedReadAsTheSequentialOne() {
-        MetaStore store = parallel(table);
+        TunnelMeta store = parallel(table);
         BatchToken token = BatchToken.random();
-        BatchSnapshot planned = MetaStoreTest.manyChannels(token, 1024);
+        BatchSnapshot planned = TestSnapshots.manyChannels(token, 1024);
         List<ChannelCheckpoint> carried = new ArrayList<>(planned.channels().values());
         carried.remove(700);
-        store.carryForward(TUNNEL, token, 1, planned.channels().keySet(), carried);
+        store.carryForward(token, 1, planned.channels().keySet(), carried);
 
         Throwable sequential =
                 org.assertj.core.api.Assertions.catchThrowable(
-                        () -> new MetaStore(table).read(TUNNEL, token));
+                        () -> new MetaTable(table).tunnel(TUNNEL).read(token));
         assertThat(sequential).isInstanceOf(IncompleteSnapshotException.class);
-        assertThatThrownBy(() -> store.read(TUNNEL, token))
+        assertThatThrownBy(() -> store.read(token))
                 .isInstanceOf(IncompleteSnapshotException.class)
                 .hasMessage(sequential.getMessage());
     }
@@ -90,8 +90,8 @@ class ParallelMetaRequestsTest {
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger ended = new AtomicInteger();
         FailingOnce client = new FailingOnce(table, inFlight, ended);
-        MetaStore store = parallel(client);
-        BatchSnapshot snapshot = MetaStoreTest.manyChannels(BatchToken.random(), 4 * 200);
+        TunnelMeta store = parallel(client);
+        BatchSnapshot snapshot = TestSnapshots.manyChannels(BatchToken.random(), 4 * 200);
 
         assertThatThrownBy(() -> store.seed(snapshot, 0))
                 .isInstanceOf(MetaTableException.class)
@@ -100,24 +100,24 @@ class ParallelMetaRequestsTest {
         assertThat(ended.get()).isEqualTo(4);
 
         store.seed(snapshot, 0);
-        assertThat(new MetaStore(table).read(TUNNEL, snapshot.token())).isEqualTo(snapshot);
+        assertThat(new MetaTable(table).tunnel(TUNNEL).read(snapshot.token())).isEqualTo(snapshot);
     }
 
     @Test
     void purgeDeletesAreInFlightTogether() {
-        MetaStore writer = new MetaStore(table, clock);
+        TunnelMeta writer = new MetaTable(table, clock).tunnel(TUNNEL);
         List<BatchToken> tokens = new ArrayList<>();
         for (int seq = 0; seq < 3; seq++) {
             clock.advance(1_000);
-            BatchSnapshot s = MetaStoreTest.manyChannels(BatchToken.random(), 4 * 200 - 1);
+            BatchSnapshot s = TestSnapshots.manyChannels(BatchToken.random(), 4 * 200 - 1);
             writer.seed(s, seq);
             tokens.add(s.token());
         }
         Rendezvous client = new Rendezvous(table, 4, "delete");
-        MetaStore store = parallel(client);
+        TunnelMeta store = parallel(client);
         table.resetCounts();
 
-        PurgeResult purged = store.purge(TUNNEL, 2);
+        PurgeResult purged = store.purge(2);
 
         assertThat(client.metAll()).isTrue();
         assertThat(purged).isEqualTo(new PurgeResult(1, 4 * 200 + 1, 0));

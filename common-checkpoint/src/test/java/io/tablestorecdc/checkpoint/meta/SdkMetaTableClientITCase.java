@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The SDK client through the real {@code SyncClient} against the emulator: the same contract as the
- * in-memory fake, plus {@link MetaStore} end to end and the retry of writes.
+ * in-memory fake, plus {@link MetaTable} and {@link TunnelMeta} end to end and the retry of writes.
  */
 class SdkMetaTableClientITCase extends MetaTableClientContract {
 
@@ -129,34 +129,34 @@ class SdkMetaTableClientITCase extends MetaTableClientContract {
         }
     }
 
-    /** MetaStore over the SDK client. */
+    /** The meta table and a tunnel's rows over the SDK client. */
     @Nested
-    class MetaStoreOverTheSdk {
+    class MetaTableOverTheSdk {
 
         private final SdkMetaTableClient table = freshClient();
-        private final MetaStore store = new MetaStore(table);
+        private final MetaTable meta = new MetaTable(table);
+        private final TunnelMeta tunnel = meta.tunnel("tunnel-1");
 
-        MetaStoreOverTheSdk() {
-            store.ensureTable();
+        MetaTableOverTheSdk() {
+            meta.ensureTable();
         }
 
         @Test
         void aThousandChannelSnapshotRoundTrips() {
             BatchToken token = BatchToken.random();
-            BatchSnapshot snapshot = MetaStoreTest.manyChannels(token, 1000);
-            store.seed(snapshot, 0);
-            store.seed(snapshot, 0);
-            assertThat(store.read(MetaStoreTest.snapshot(token).tunnelId(), token))
-                    .isEqualTo(snapshot);
+            BatchSnapshot snapshot = TestSnapshots.manyChannels(token, 1000);
+            tunnel.seed(snapshot, 0);
+            tunnel.seed(snapshot, 0);
+            assertThat(tunnel.read(token)).isEqualTo(snapshot);
         }
 
         @Test
         void fillsAreFirstWriterWins() {
             BatchToken token = BatchToken.random();
-            store.carryForward("tunnel-1", token, 1, Set.of("a"), List.of());
-            store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
-            store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
-            assertThatThrownBy(() -> store.fill("tunnel-1", token, MetaStoreTest.reading("a", 2)))
+            tunnel.carryForward(token, 1, Set.of("a"), List.of());
+            tunnel.fill(token, TestSnapshots.reading("a", 1));
+            tunnel.fill(token, TestSnapshots.reading("a", 1));
+            assertThatThrownBy(() -> tunnel.fill(token, TestSnapshots.reading("a", 2)))
                     .isInstanceOf(ConflictingFillException.class);
         }
 
@@ -192,23 +192,21 @@ class SdkMetaTableClientITCase extends MetaTableClientContract {
         @Test
         void writesAreRetriedWhenTheServerIsUnavailable() {
             BatchToken token = BatchToken.random();
-            store.carryForward("tunnel-1", token, 1, Set.of("a"), List.of());
+            tunnel.carryForward(token, 1, Set.of("a"), List.of());
             emulator.faults().add(Faults.Rule.error("PutRow", "OTSServerUnavailable", 503, 2));
             emulator.faults()
                     .add(Faults.Rule.error("BatchWriteRow", "OTSServerUnavailable", 503, 2));
             try {
-                store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
-                store.carryForward(
-                        "tunnel-1",
+                tunnel.fill(token, TestSnapshots.reading("a", 1));
+                tunnel.carryForward(
                         BatchToken.random(),
                         2,
                         Set.of("a"),
-                        List.of(MetaStoreTest.reading("a", 1)));
+                        List.of(TestSnapshots.reading("a", 1)));
             } finally {
                 emulator.faults().clear();
             }
-            assertThat(store.read("tunnel-1", token).channel("a"))
-                    .contains(MetaStoreTest.reading("a", 1));
+            assertThat(tunnel.read(token).channel("a")).contains(TestSnapshots.reading("a", 1));
         }
 
         /**
@@ -227,16 +225,14 @@ class SdkMetaTableClientITCase extends MetaTableClientContract {
             emulator.faults().add(Faults.Rule.connection("UpdateRow", fault, 2));
             emulator.faults().add(Faults.Rule.connection("BatchWriteRow", fault, 2));
             try {
-                store.carryForward("tunnel-1", token, 1, Set.of("a"), List.of());
-                store.fill("tunnel-1", token, MetaStoreTest.reading("a", 1));
-                store.carryForward(
-                        "tunnel-1", next, 2, Set.of("a"), List.of(MetaStoreTest.reading("a", 1)));
+                tunnel.carryForward(token, 1, Set.of("a"), List.of());
+                tunnel.fill(token, TestSnapshots.reading("a", 1));
+                tunnel.carryForward(next, 2, Set.of("a"), List.of(TestSnapshots.reading("a", 1)));
             } finally {
                 emulator.faults().clear();
             }
-            assertThat(store.read("tunnel-1", token).channel("a"))
-                    .contains(MetaStoreTest.reading("a", 1));
-            assertThat(store.batchLog("tunnel-1"))
+            assertThat(tunnel.read(token).channel("a")).contains(TestSnapshots.reading("a", 1));
+            assertThat(tunnel.batchLog())
                     .extracting(LoggedBatch::token)
                     .containsExactly(token, next);
         }
@@ -246,28 +242,27 @@ class SdkMetaTableClientITCase extends MetaTableClientContract {
             List<BatchToken> tokens = new java.util.ArrayList<>();
             for (int seq = 0; seq < 5; seq++) {
                 BatchToken token = BatchToken.random();
-                store.seed(MetaStoreTest.manyChannels(token, 250), seq);
+                tunnel.seed(TestSnapshots.manyChannels(token, 250), seq);
                 tokens.add(token);
             }
-            assertThat(store.purge("tunnel-1", 2)).isEqualTo(new PurgeResult(3, 3 * (250 + 2), 0));
-            assertThat(store.batchLog("tunnel-1"))
+            assertThat(tunnel.purge(2)).isEqualTo(new PurgeResult(3, 3 * (250 + 2), 0));
+            assertThat(tunnel.batchLog())
                     .extracting(LoggedBatch::token)
                     .containsExactlyElementsOf(tokens.subList(3, 5));
-            assertThatThrownBy(() -> store.read("tunnel-1", tokens.get(0)))
+            assertThatThrownBy(() -> tunnel.read(tokens.get(0)))
                     .isInstanceOf(SnapshotNotFoundException.class);
         }
 
         @Test
         void onlyOneOfTwoConsumersOwnsTheTunnel() {
-            OwnerLease lease = store.acquireOwnership("tunnel-1", "query-1", 60_000);
-            assertThatThrownBy(() -> store.acquireOwnership("tunnel-1", "job-2", 60_000))
+            OwnerLease lease = tunnel.acquireOwnership("query-1", 60_000);
+            assertThatThrownBy(() -> tunnel.acquireOwnership("job-2", 60_000))
                     .isInstanceOf(OwnershipConflictException.class)
                     .hasMessageContaining("'query-1'");
-            OwnerLease renewed = store.renewOwnership(lease, 60_000);
-            assertThat(store.releaseOwnership(renewed)).isTrue();
-            assertThat(store.acquireOwnership("tunnel-1", "job-2", 60_000).consumerId())
-                    .isEqualTo("job-2");
-            assertThatThrownBy(() -> store.renewOwnership(renewed, 60_000))
+            OwnerLease renewed = tunnel.renewOwnership(lease, 60_000);
+            assertThat(tunnel.releaseOwnership(renewed)).isTrue();
+            assertThat(tunnel.acquireOwnership("job-2", 60_000).consumerId()).isEqualTo("job-2");
+            assertThatThrownBy(() -> tunnel.renewOwnership(renewed, 60_000))
                     .isInstanceOf(OwnershipLostException.class);
         }
     }

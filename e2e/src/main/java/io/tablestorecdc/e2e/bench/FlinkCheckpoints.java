@@ -1,6 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +70,7 @@ final class FlinkCheckpoints {
             double steadyMetaRowsPerCheckpoint) {}
 
     Figures measure(String table, String tunnel, int channels, long expected) throws Exception {
-        return measure(table, tunnel, channels, expected, MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY);
+        return measure(table, tunnel, channels, expected, MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY);
     }
 
     /** {@link #measure} with the source's {@code meta.full.snapshot.every} set. */

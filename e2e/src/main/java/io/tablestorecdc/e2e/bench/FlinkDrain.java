@@ -1,6 +1,6 @@
 package io.tablestorecdc.e2e.bench;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
@@ -131,7 +131,7 @@ final class FlinkDrain {
 
     /** The source every Flink part reads with: a stream tunnel, keys only. */
     static TablestoreCdcSource<String> source(BenchEmulator emulator, String table, String tunnel) {
-        return source(emulator, table, tunnel, MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY);
+        return source(emulator, table, tunnel, MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY);
     }
 
     /** {@link #source} with {@code meta.full.snapshot.every} set. */

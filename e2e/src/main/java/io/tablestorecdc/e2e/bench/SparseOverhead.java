@@ -3,7 +3,7 @@ package io.tablestorecdc.e2e.bench;
 import static io.tablestorecdc.e2e.bench.ThroughputBenchmark.say;
 
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -197,8 +197,8 @@ final class SparseOverhead {
         try (SdkMetaTableClient client =
                 SdkMetaTableClient.connect(at, SdkMetaTableClient.DEFAULT_TABLE_NAME)) {
             LoggedBatch newest =
-                    new MetaStore(client)
-                            .batchLog(tunnelId).stream()
+                    new MetaTable(client)
+                            .tunnel(tunnelId).batchLog().stream()
                                     .max(Comparator.comparingLong(LoggedBatch::sequence))
                                     .orElseThrow();
             long[] nanos = new long[5];
@@ -206,7 +206,7 @@ final class SparseOverhead {
             for (int i = 0; i < nanos.length; i++) {
                 long before = counters.requests().get("GetRange");
                 long start = System.nanoTime();
-                new MetaStore(client).read(tunnelId, newest.token());
+                new MetaTable(client).tunnel(tunnelId).read(newest.token());
                 nanos[i] = System.nanoTime() - start;
                 ranges = counters.requests().get("GetRange") - before;
             }

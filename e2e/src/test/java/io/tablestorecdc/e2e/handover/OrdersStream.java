@@ -5,8 +5,9 @@ import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.e2e.DemoTarget;
@@ -165,9 +166,9 @@ public final class OrdersStream implements AutoCloseable {
                         TablestoreCredentials.of(
                                 emulator.accessKeyId(), emulator.accessKeySecret()));
         try (SdkMetaTableClient meta = SdkMetaTableClient.connect(endpoint, META_TABLE)) {
-            MetaStore store = new MetaStore(meta);
+            TunnelMeta store = new MetaTable(meta).tunnel(tunnelId);
             await(
-                    () -> store.owner(tunnelId).isEmpty(),
+                    () -> store.owner().isEmpty(),
                     timeout,
                     "the previous consumer to release tunnel " + tunnel);
         }

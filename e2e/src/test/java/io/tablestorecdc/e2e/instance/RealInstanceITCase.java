@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelType;
@@ -204,7 +205,7 @@ class RealInstanceITCase {
         SparkCapture second =
                 SparkCapture.start(spark, tunnel.target(), checkpoint, WHOLE_RESPONSES);
         try (SdkMetaTableClient client = metaClient()) {
-            MetaStore store = new MetaStore(client);
+            TunnelMeta store = new MetaTable(client).tunnel(tunnel.id());
             try {
                 awaitHealthy(
                         second::requireHealthy,
@@ -212,10 +213,10 @@ class RealInstanceITCase {
                         "the restarted query to read on to " + secondPart + " changes");
                 awaitHealthy(
                         second::requireHealthy,
-                        () -> keptBesidesBases(store.batchLog(tunnel.id())).size() <= RETENTION + 1,
+                        () -> keptBesidesBases(store.batchLog()).size() <= RETENTION + 1,
                         "old snapshots purged at the last batches' commits");
-                assertThat(store.owner(tunnel.id())).as("the running query's lease").isPresent();
-                assertThat(store.lastTunnelClient(tunnel.id())).isPresent();
+                assertThat(store.owner()).as("the running query's lease").isPresent();
+                assertThat(store.lastTunnelClient()).isPresent();
                 phases.reached("the restarted query read " + second.log().size() + " changes");
             } finally {
                 second.stop();
@@ -391,7 +392,7 @@ class RealInstanceITCase {
     }
 
     /**
-     * The consumer's rows in the meta table, read through the core's {@link MetaStore}: a bounded
+     * The consumer's rows in the meta table, read through the core's {@link TunnelMeta}: a bounded
      * batch log whose newest snapshot reads back whole, with an entry for every channel read (the
      * tombstones of base channels read to their end among them).
      */
@@ -399,7 +400,7 @@ class RealInstanceITCase {
             InstanceOrders.Tunnel tunnel, DeliveryLog read, int atMost) {
         Set<String> channels = read.byChannel().keySet();
         try (SdkMetaTableClient client = metaClient()) {
-            MetaStore store = new MetaStore(client);
+            TunnelMeta store = new MetaTable(client).tunnel(tunnel.id());
             await(
                     () -> newest(store, tunnel).channels().keySet().containsAll(channels),
                     CATCH_UP,
@@ -409,8 +410,7 @@ class RealInstanceITCase {
             assertThat(snapshot.channels().values())
                     .extracting(c -> c.type())
                     .contains(ChannelType.BASE_DATA, ChannelType.STREAM);
-            assertThat(keptBesidesBases(store.batchLog(tunnel.id())))
-                    .hasSizeLessThanOrEqualTo(atMost);
+            assertThat(keptBesidesBases(store.batchLog())).hasSizeLessThanOrEqualTo(atMost);
         }
     }
 
@@ -419,8 +419,8 @@ class RealInstanceITCase {
      * row, manifest and entries one after another while it runs, so the very newest may still be in
      * the middle of its writes when the test looks.
      */
-    private static BatchSnapshot newest(MetaStore store, InstanceOrders.Tunnel tunnel) {
-        return store.newestSnapshot(tunnel.id())
+    private static BatchSnapshot newest(TunnelMeta store, InstanceOrders.Tunnel tunnel) {
+        return store.newestSnapshot()
                 .orElseThrow(
                         () ->
                                 new AssertionError(
@@ -435,9 +435,9 @@ class RealInstanceITCase {
 
     private static void awaitOwnerReleased(InstanceOrders.Tunnel tunnel) {
         try (SdkMetaTableClient client = metaClient()) {
-            MetaStore store = new MetaStore(client);
+            TunnelMeta store = new MetaTable(client).tunnel(tunnel.id());
             await(
-                    () -> store.owner(tunnel.id()).isEmpty(),
+                    () -> store.owner().isEmpty(),
                     CATCH_UP,
                     "the stopped consumer to release " + tunnel.target().tunnel());
         }

@@ -3,7 +3,7 @@ package io.tablestorecdc.flink.source;
 import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
@@ -70,7 +70,7 @@ public final class TablestoreCdcSourceBuilder<T> {
     private boolean skipInvalidData;
     private boolean ignoreDelete;
     private ServerAheadPolicy onServerAhead = ServerAheadPolicy.FAIL;
-    private int metaFullSnapshotEvery = MetaStore.DEFAULT_FULL_SNAPSHOT_EVERY;
+    private int metaFullSnapshotEvery = MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY;
     private int metaRetentionBatches = TunnelConsumer.DEFAULT_RETENTION_BATCHES;
     private Instant stopAt;
     private ChangeRecordDeserializer<T> deserializer;
@@ -206,7 +206,7 @@ public final class TablestoreCdcSourceBuilder<T> {
 
     /**
      * How often the meta table gets a full snapshot (option {@code meta.full.snapshot.every},
-     * default {@value MetaStore#DEFAULT_FULL_SNAPSHOT_EVERY}): between two, a checkpoint writes
+     * default {@value MetaTable#DEFAULT_FULL_SNAPSHOT_EVERY}): between two, a checkpoint writes
      * only the channels that changed since the last full one. 1 writes every snapshot in full.
      */
     public TablestoreCdcSourceBuilder<T> setMetaFullSnapshotEvery(int checkpoints) {

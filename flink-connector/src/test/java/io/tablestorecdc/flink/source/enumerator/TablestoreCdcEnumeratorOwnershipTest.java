@@ -3,10 +3,11 @@ package io.tablestorecdc.flink.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
@@ -35,7 +36,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
             FakeServices.ordersTunnel(TUNNEL_ID, TunnelType.STREAM)
                     .channel("a", ChannelType.STREAM);
     private final InMemoryMetaTableClient meta = new InMemoryMetaTableClient();
-    private final MetaStore store = new MetaStore(meta);
+    private final TunnelMeta store = new MetaTable(meta).tunnel(TUNNEL_ID);
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
     @AfterEach
@@ -48,14 +49,14 @@ class TablestoreCdcEnumeratorOwnershipTest {
     @Test
     void theLeaseIsTakenBeforeTheClientConnectsAndTheClientIsRecorded() {
         AtomicReference<Optional<OwnerLease>> ownerAtConnect = new AtomicReference<>();
-        server.script().onConnect(() -> ownerAtConnect.set(store.owner(TUNNEL_ID)));
+        server.script().onConnect(() -> ownerAtConnect.set(store.owner()));
 
         TablestoreCdcEnumerator job = start(source(), EnumeratorState.initial());
 
         String consumerId = job.snapshotState(1).consumerId().orElseThrow();
         assertThat(ownerAtConnect.get())
                 .hasValueSatisfying(l -> assertThat(l.consumerId()).isEqualTo(consumerId));
-        assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-1");
+        assertThat(store.lastTunnelClient()).contains("client-1");
         assertThat(server.requests().shutdowns()).isEmpty();
     }
 
@@ -80,7 +81,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
         assertThat(restarted.snapshotState(1).consumerId())
                 .isEqualTo(crashed.snapshotState(1).consumerId());
         assertThat(server.requests().shutdowns()).containsExactly("client-1");
-        assertThat(store.lastTunnelClient(TUNNEL_ID)).contains("client-2");
+        assertThat(store.lastTunnelClient()).contains("client-2");
     }
 
     @Test
@@ -110,12 +111,12 @@ class TablestoreCdcEnumeratorOwnershipTest {
     void theLeaseIsRenewedByTheDiscoveryRound() throws Throwable {
         MockSplitEnumeratorContext<ChannelSplit> context = context();
         TablestoreCdcEnumerator job = start(source(), EnumeratorState.initial(), context);
-        long epoch = store.owner(TUNNEL_ID).orElseThrow().epoch();
+        long epoch = store.owner().orElseThrow().epoch();
 
         job.requestLeaseRenewal();
         context.runPeriodicCallable(0);
 
-        assertThat(store.owner(TUNNEL_ID).orElseThrow().epoch()).isGreaterThan(epoch);
+        assertThat(store.owner().orElseThrow().epoch()).isGreaterThan(epoch);
     }
 
     @Test
@@ -125,7 +126,7 @@ class TablestoreCdcEnumeratorOwnershipTest {
 
         TablestoreCdcEnumerator second = start(source(), EnumeratorState.initial());
 
-        assertThat(store.owner(TUNNEL_ID).orElseThrow().consumerId())
+        assertThat(store.owner().orElseThrow().consumerId())
                 .isEqualTo(second.snapshotState(1).consumerId().orElseThrow());
     }
 

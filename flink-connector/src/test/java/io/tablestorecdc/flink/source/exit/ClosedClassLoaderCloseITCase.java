@@ -3,8 +3,9 @@ package io.tablestorecdc.flink.source.exit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.emulator.testkit.Await;
@@ -79,7 +80,7 @@ class ClosedClassLoaderCloseITCase {
         String table = bed.newTable("orders");
         String tunnelId = bed.createTunnel(table, "cdc", TunnelType.BaseAndStream);
         SdkMetaTableClient metaClient = metaClient();
-        MetaStore store = new MetaStore(metaClient);
+        TunnelMeta store = new MetaTable(metaClient).tunnel(tunnelId);
         MutableURLClassLoader userCode =
                 FlinkUserCodeClassLoaders.childFirst(
                         userCodeUrls(), getClass().getClassLoader(), PARENT_FIRST, e -> {}, true);
@@ -87,14 +88,14 @@ class ClosedClassLoaderCloseITCase {
             context.registerReader(new ReaderInfo(0, "localhost"));
             SplitEnumerator<?, ?> enumerator = start(userCode, context, table);
             context.runPeriodicCallable(0); // one discovery round: the job has read and renewed
-            assertThat(store.owner(tunnelId)).as("the job owns the tunnel").isPresent();
+            assertThat(store.owner()).as("the job owns the tunnel").isPresent();
             assertThat(bed.describeTunnel(table, "cdc").getChannelInfos())
                     .anySatisfy(c -> assertThat(c.getClientId()).isNotEmpty());
 
             userCode.close(); // the job manager released the job's classloader first
             enumerator.close();
 
-            assertThat(store.owner(tunnelId)).as("the owner lease after close").isEmpty();
+            assertThat(store.owner()).as("the owner lease after close").isEmpty();
             assertThat(bed.describeTunnel(table, "cdc").getChannelInfos())
                     .as("channels of the shut-down tunnel client")
                     .allSatisfy(c -> assertThat(c.getClientId()).isNullOrEmpty());

@@ -12,10 +12,11 @@ import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.IncompleteSnapshotException;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
-import io.tablestorecdc.checkpoint.meta.MetaStore;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.SnapshotNotFoundException;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
@@ -126,11 +127,11 @@ class TablestoreCdcSourceITCase {
                         .getTunnelInfo()
                         .getTunnelId();
         try (SdkMetaTableClient client = SdkMetaTableClient.connect(endpoint(), META_TABLE)) {
-            MetaStore store = new MetaStore(client);
+            TunnelMeta store = new MetaTable(client).tunnel(tunnelId);
             await(
                     "a meta snapshot with a read channel",
                     () ->
-                            latestMetaSnapshot(store, tunnelId)
+                            latestMetaSnapshot(store)
                                     .map(
                                             s ->
                                                     s.channels().values().stream()
@@ -140,7 +141,7 @@ class TablestoreCdcSourceITCase {
                                                                                     == ChannelLifecycle
                                                                                             .READING))
                                     .orElse(false));
-            assertThat(keptBesidesBases(store.batchLog(tunnelId))).hasSizeLessThanOrEqualTo(3);
+            assertThat(keptBesidesBases(store.batchLog())).hasSizeLessThanOrEqualTo(3);
         }
     }
 
@@ -166,8 +167,9 @@ class TablestoreCdcSourceITCase {
                         .getTunnelInfo()
                         .getTunnelId();
         try (SdkMetaTableClient client = SdkMetaTableClient.connect(endpoint(), META_TABLE)) {
-            MetaStore store = new MetaStore(client);
-            store.ensureTable(); // the job creates it too; this test may look first
+            MetaTable metaTable = new MetaTable(client);
+            metaTable.ensureTable(); // the job creates it too; this test may look first
+            TunnelMeta store = metaTable.tunnel(tunnelId);
             int[] written = {0};
             // One of nine partitions takes changes: once the job reads all nine, each
             // checkpoint's snapshot is a delta over the last full one, holding few rows itself.
@@ -176,7 +178,7 @@ class TablestoreCdcSourceITCase {
                     "a delta snapshot of all nine partitions",
                     () -> {
                         put("a" + written[0], written[0]++);
-                        delta[0] = newestDeltaOfOpenChannels(store, client, tunnelId, 9);
+                        delta[0] = newestDeltaOfOpenChannels(store, client, 9);
                         return delta[0] != null;
                     });
             assertThat(delta[0].ownRows()).isLessThan(delta[0].whole().channels().size());
@@ -193,21 +195,21 @@ class TablestoreCdcSourceITCase {
 
     /** The newest delta snapshot, if it holds {@code open} unfinished channels; else null. */
     private static DeltaSeen newestDeltaOfOpenChannels(
-            MetaStore store, SdkMetaTableClient client, String tunnelId, int open) {
+            TunnelMeta store, SdkMetaTableClient client, int open) {
         Optional<LoggedBatch> newest =
-                store.batchLog(tunnelId).stream()
+                store.batchLog().stream()
                         .filter(b -> b.base().isPresent())
                         .max(java.util.Comparator.comparingLong(LoggedBatch::sequence));
         if (newest.isEmpty()) {
             return null;
         }
         try {
-            BatchSnapshot whole = store.read(tunnelId, newest.get().token());
+            BatchSnapshot whole = store.read(newest.get().token());
             long unfinished =
                     whole.channels().values().stream().filter(c -> !c.isFinished()).count();
             int own =
                     client.readRange(
-                                    tunnelId,
+                                    store.tunnelId(),
                                     newest.get().token().toString(),
                                     Optional.empty(),
                                     MetaTableClient.MAX_RANGE_ROWS)
@@ -220,12 +222,12 @@ class TablestoreCdcSourceITCase {
     }
 
     /** The newest snapshot, or empty while it is being written or purged (rows come and go). */
-    private static Optional<BatchSnapshot> latestMetaSnapshot(MetaStore store, String tunnelId) {
+    private static Optional<BatchSnapshot> latestMetaSnapshot(TunnelMeta store) {
         Optional<LoggedBatch> newest =
-                store.batchLog(tunnelId).stream()
+                store.batchLog().stream()
                         .max(java.util.Comparator.comparingLong(LoggedBatch::sequence));
         try {
-            return newest.map(b -> store.read(tunnelId, b.token()));
+            return newest.map(b -> store.read(b.token()));
         } catch (SnapshotNotFoundException | IncompleteSnapshotException e) {
             return Optional.empty();
         }

@@ -1,0 +1,300 @@
+package io.tablestorecdc.checkpoint.meta;
+
+import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes one tunnel's snapshots: the batch log row, the manifest and the carried entries of a
+ * planned batch (in full or as a delta over a base), and the readers' fills. Every row is
+ * put-if-absent, so a re-planned batch or a repeated fill is a no-op and a different one fails.
+ */
+final class SnapshotWriter {
+
+    /**
+     * A delta holding entries for more than this share of a snapshot's channels is written in full
+     * instead: it would cost nearly as many rows, and restarting the deltas from it keeps the next
+     * ones small.
+     */
+    static final double MAX_DELTA_SHARE = 0.5;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriter.class);
+
+    private static final String SECOND_WRITER_HINT =
+            "A batch must be planned the same way every time. This usually means a second consumer"
+                    + " writes under the same tunnel in this meta table: stop it, or give each"
+                    + " query/job its own tunnel.";
+
+    private final String tunnelId;
+    private final MetaRequests requests;
+    private final MetaTableClient client;
+    private final MetaRowFormat format;
+    private final SnapshotReader reader;
+    private final KnownSnapshots known;
+    private final Clock clock;
+    private final int fullSnapshotEvery;
+
+    SnapshotWriter(
+            String tunnelId,
+            MetaRequests requests,
+            SnapshotReader reader,
+            KnownSnapshots known,
+            Clock clock,
+            int fullSnapshotEvery) {
+        this.tunnelId = tunnelId;
+        this.requests = requests;
+        this.client = requests.client();
+        this.format = requests.format();
+        this.reader = reader;
+        this.known = known;
+        this.clock = clock;
+        this.fullSnapshotEvery = fullSnapshotEvery;
+    }
+
+    void write(BatchSnapshot snapshot, long batchSequence, Optional<BatchToken> after) {
+        carryForward(
+                snapshot.token(),
+                batchSequence,
+                after,
+                snapshot.channels().keySet(),
+                snapshot.channels().values());
+    }
+
+    void carryForward(
+            BatchToken token,
+            long batchSequence,
+            Optional<BatchToken> after,
+            Collection<String> manifestChannels,
+            Collection<ChannelCheckpoint> carried) {
+        TreeSet<String> channels = new TreeSet<>(manifestChannels);
+        requireCarriedInManifest(token, channels, carried);
+        if (batchSequence < 0) {
+            throw new IllegalArgumentException(
+                    "batchSequence must be >= 0 but was " + batchSequence);
+        }
+        Layout layout = layout(after, channels, carried);
+        MetaRowFormat.Manifest manifest =
+                new MetaRowFormat.Manifest(List.copyOf(channels), batchSequence, layout.delta());
+        // Log first, so that retention finds every row written after it, even after a crash; the
+        // log row names the base, so that retention keeps the base while this snapshot is kept.
+        LoggedBatch logged =
+                new LoggedBatch(
+                        batchSequence,
+                        token,
+                        clock.millis(),
+                        layout.delta().map(MetaRowFormat.Delta::base));
+        client.putIfAbsent(MetaRowFormat.batchLogRow(tunnelId, logged));
+        writeManifest(token, manifest);
+        writeEntries(token, layout.written());
+        known.manifest(tunnelId, token, manifest);
+        if (manifest.delta().isEmpty() && carried.size() == channels.size()) {
+            known.full(tunnelId, token, byChannel(carried));
+        }
+    }
+
+    void fill(BatchToken token, ChannelCheckpoint end) {
+        MetaRow row = MetaRowFormat.entryRow(tunnelId, token, end);
+        if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
+            return;
+        }
+        ChannelCheckpoint recorded = format.entry(requests.getExisting(row.key()));
+        if (!recorded.equals(end)) {
+            throw new ConflictingFillException(tunnelId, token, recorded, end);
+        }
+    }
+
+    void fillAll(BatchToken token, List<ChannelCheckpoint> ends) {
+        for (int from = 0; from < ends.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
+            List<ChannelCheckpoint> chunk =
+                    ends.subList(
+                            from, Math.min(ends.size(), from + MetaTableClient.MAX_BATCH_ROWS));
+            List<MetaRow> rows = new ArrayList<>();
+            chunk.forEach(end -> rows.add(MetaRowFormat.entryRow(tunnelId, token, end)));
+            List<PutOutcome> outcomes = client.putAllIfAbsent(rows);
+            for (int i = 0; i < rows.size(); i++) {
+                if (outcomes.get(i) != PutOutcome.WRITTEN) {
+                    requireSameFill(token, rows.get(i), chunk.get(i));
+                }
+            }
+        }
+    }
+
+    private void requireSameFill(BatchToken token, MetaRow row, ChannelCheckpoint end) {
+        ChannelCheckpoint recorded = format.entry(requests.getExisting(row.key()));
+        if (!recorded.equals(end)) {
+            throw new ConflictingFillException(tunnelId, token, recorded, end);
+        }
+    }
+
+    /** How a planned snapshot is written: in full or as a delta, and the entries written now. */
+    private record Layout(
+            Optional<MetaRowFormat.Delta> delta, Collection<ChannelCheckpoint> written) {}
+
+    private Layout layout(
+            Optional<BatchToken> after,
+            TreeSet<String> channels,
+            Collection<ChannelCheckpoint> carried) {
+        Layout full = new Layout(Optional.empty(), carried);
+        if (fullSnapshotEvery <= 1 || after.isEmpty()) {
+            return full;
+        }
+        Optional<MetaRowFormat.Manifest> start = reader.manifest(after.get());
+        if (start.isEmpty()) {
+            return full;
+        }
+        Optional<MetaRowFormat.Delta> startDelta = start.get().delta();
+        BatchToken base = startDelta.map(MetaRowFormat.Delta::base).orElse(after.get());
+        int depth = startDelta.map(d -> d.depth() + 1).orElse(1);
+        if (depth >= fullSnapshotEvery) {
+            return full;
+        }
+        Map<String, ChannelCheckpoint> baseEntries;
+        try {
+            baseEntries = reader.fullEntries(base);
+        } catch (SnapshotNotFoundException | IncompleteSnapshotException e) {
+            LOG.debug("Writing snapshot in full: base {} is not readable: {}", base, e.toString());
+            return full;
+        }
+        TreeSet<String> own = new TreeSet<>(channels);
+        List<ChannelCheckpoint> written = new ArrayList<>();
+        for (ChannelCheckpoint c : carried) {
+            ChannelCheckpoint inBase = baseEntries.get(c.channelId());
+            if (inBase != null && inBase.carriedForward().equals(c)) {
+                own.remove(c.channelId());
+            } else {
+                written.add(c);
+            }
+        }
+        if (own.size() > channels.size() * MAX_DELTA_SHARE) {
+            return full;
+        }
+        return new Layout(
+                Optional.of(new MetaRowFormat.Delta(base, depth, List.copyOf(own))), written);
+    }
+
+    private static Map<String, ChannelCheckpoint> byChannel(Collection<ChannelCheckpoint> entries) {
+        Map<String, ChannelCheckpoint> map = new TreeMap<>();
+        entries.forEach(c -> map.put(c.channelId(), c));
+        return map;
+    }
+
+    private static void requireCarriedInManifest(
+            BatchToken token, TreeSet<String> channels, Collection<ChannelCheckpoint> carried) {
+        Set<String> seen = new HashSet<>();
+        for (ChannelCheckpoint c : carried) {
+            if (!seen.add(c.channelId())) {
+                throw new IllegalArgumentException(
+                        "Channel " + c.channelId() + " is carried twice into batch token " + token);
+            }
+            if (!channels.contains(c.channelId())) {
+                throw new IllegalArgumentException(
+                        "Carried channel "
+                                + c.channelId()
+                                + " of batch token "
+                                + token
+                                + " is not in the snapshot's channel list "
+                                + channels);
+            }
+        }
+    }
+
+    private void writeManifest(BatchToken token, MetaRowFormat.Manifest wanted) {
+        MetaRow row = MetaRowFormat.manifestRow(tunnelId, token, wanted, clock.millis());
+        if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
+            return;
+        }
+        MetaRowFormat.Manifest existing = format.manifest(requests.getExisting(row.key()));
+        if (!existing.equals(wanted)) {
+            throw new ConflictingSnapshotException(
+                    reader.snapshotName(token)
+                            + " was already declared as batch "
+                            + existing.batchSequence()
+                            + " with channels "
+                            + existing.channels()
+                            + describeDelta(existing)
+                            + "; this attempt declares batch "
+                            + wanted.batchSequence()
+                            + " with channels "
+                            + wanted.channels()
+                            + describeDelta(wanted)
+                            + ". "
+                            + SECOND_WRITER_HINT);
+        }
+    }
+
+    private static String describeDelta(MetaRowFormat.Manifest manifest) {
+        return manifest.delta()
+                .map(
+                        d ->
+                                " as a delta over "
+                                        + d.base()
+                                        + " (depth "
+                                        + d.depth()
+                                        + ") holding "
+                                        + d.channels())
+                .orElse(" in full");
+    }
+
+    private void writeEntries(BatchToken token, Collection<ChannelCheckpoint> entries) {
+        List<MetaRow> rows = new ArrayList<>();
+        entries.forEach(c -> rows.add(MetaRowFormat.entryRow(tunnelId, token, c)));
+        List<List<MetaRow>> chunks = MetaRequests.chunks(rows);
+        List<Supplier<List<PutOutcome>>> writes = new ArrayList<>();
+        chunks.forEach(chunk -> writes.add(() -> client.putAllIfAbsent(chunk)));
+        List<List<PutOutcome>> outcomes = requests.eachAtOnce(writes);
+        List<MetaRow> conflicts = new ArrayList<>();
+        for (int c = 0; c < chunks.size(); c++) {
+            for (int i = 0; i < chunks.get(c).size(); i++) {
+                if (outcomes.get(c).get(i) == PutOutcome.ALREADY_EXISTS) {
+                    conflicts.add(chunks.get(c).get(i));
+                }
+            }
+        }
+        if (!conflicts.isEmpty()) {
+            requireSameEntries(token, conflicts);
+        }
+    }
+
+    /** Rows that already existed must be identical; one range read checks them all at once. */
+    private void requireSameEntries(BatchToken token, List<MetaRow> wanted) {
+        Map<MetaRowKey, MetaRow> existing = new HashMap<>();
+        requests.readAll(tunnelId, token.toString()).forEach(r -> existing.put(r.key(), r));
+        for (MetaRow row : wanted) {
+            ChannelCheckpoint mine = format.entry(row);
+            MetaRow found = existing.get(row.key());
+            ChannelCheckpoint theirs =
+                    format.entry(found == null ? requests.getExisting(row.key()) : found);
+            if (!theirs.equals(mine)) {
+                throw new ConflictingSnapshotException(
+                        "Channel "
+                                + mine.channelId()
+                                + " of batch token "
+                                + token
+                                + " of tunnel "
+                                + tunnelId
+                                + " already has the entry "
+                                + ConflictingFillException.describe(theirs)
+                                + " in meta table "
+                                + client.tableName()
+                                + "; this attempt writes "
+                                + ConflictingFillException.describe(mine)
+                                + ". "
+                                + SECOND_WRITER_HINT);
+            }
+        }
+    }
+}
