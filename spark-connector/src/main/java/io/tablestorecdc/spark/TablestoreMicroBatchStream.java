@@ -268,8 +268,16 @@ final class TablestoreMicroBatchStream
         purge.request();
     }
 
-    /** The tunnel's error with the query's table and tunnel named, as a user configured them. */
-    private IllegalStateException stopped(TunnelException e) {
+    /**
+     * The tunnel's error with the query's table and tunnel named, as a user configured them; a
+     * client the server no longer knows because another query or job took the tunnel over is
+     * reported as the lost lease ({@code OwnershipLostException}).
+     */
+    private RuntimeException stopped(TunnelException e) {
+        RuntimeException explained = connection == null ? e : connection.consumer().explain(e);
+        if (explained != e) {
+            return explained;
+        }
         return new IllegalStateException(
                 "tablestore-cdc source on tunnel '"
                         + options.tunnelName()

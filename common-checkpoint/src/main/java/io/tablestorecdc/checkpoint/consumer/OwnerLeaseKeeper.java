@@ -177,9 +177,16 @@ public final class OwnerLeaseKeeper {
             return Optional.empty();
         }
         lost = true;
-        return Optional.of(
-                owner.map(o -> "consumer '" + o.consumerId() + "' holds it now")
-                        .orElse("no consumer holds it now"));
+        return Optional.of(owner.map(o -> holderNow(o, mine)).orElse("no consumer holds it now"));
+    }
+
+    private static String holderNow(OwnerLease now, OwnerLease mine) {
+        if (now.consumerId().equals(mine.consumerId())) {
+            return "another run of consumer '"
+                    + now.consumerId()
+                    + "' holds it now (a query or job started from the same checkpoint)";
+        }
+        return "consumer '" + now.consumerId() + "' holds it now";
     }
 
     /** Marks the lease lost (it is another consumer's now): {@link #release()} leaves it alone. */
@@ -187,13 +194,25 @@ public final class OwnerLeaseKeeper {
         lost = true;
     }
 
-    /** Gives the tunnel up, unless it was lost (then it is another consumer's). */
-    public void release() {
+    /**
+     * Gives the tunnel up, unless it was lost (then it is another consumer's).
+     *
+     * @return false when the lease was lost, before or as found now (the owner row had changed);
+     *     true when it was released, or could not be released for a meta-table error
+     */
+    public boolean release() {
         if (lost) {
-            return;
+            return false;
         }
         try {
-            meta.releaseOwnership(lease);
+            if (!meta.releaseOwnership(lease)) {
+                lost = true;
+                LOG.warn(
+                        "The owner lease of tunnel {} had been taken over when this consumer"
+                                + " released it; the owner row was left to the new owner",
+                        tunnelId());
+                return false;
+            }
         } catch (RuntimeException e) {
             LOG.warn(
                     "Could not release the owner lease of tunnel {}; the next owner waits for it"
@@ -202,6 +221,7 @@ public final class OwnerLeaseKeeper {
                     LEASE.toSeconds(),
                     e.getMessage());
         }
+        return true;
     }
 
     /** Forces the next {@link #renewIfDue()} to renew (tests). */

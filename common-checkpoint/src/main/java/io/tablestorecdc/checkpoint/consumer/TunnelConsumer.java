@@ -101,6 +101,9 @@ public final class TunnelConsumer implements AutoCloseable {
      * @param session the tunnel client's tag and heartbeat settings
      * @param fullSnapshotEvery a full meta snapshot after this many deltas
      * @param retentionBatches how many of the newest batches the meta table keeps
+     * @param restoredHolder the lease acquisition ({@link OwnerLeaseKeeper#holder()}) the engine's
+     *     restored state was written under, if the engine keeps it: a run restarted after that
+     *     acquisition was lost to another run in this JVM is refused ({@link LostLeases})
      */
     public record Setup(
             Engine engine,
@@ -109,7 +112,8 @@ public final class TunnelConsumer implements AutoCloseable {
             String metaTableName,
             TunnelSessionConfig session,
             int fullSnapshotEvery,
-            int retentionBatches) {
+            int retentionBatches,
+            Optional<String> restoredHolder) {
 
         public Setup {
             Objects.requireNonNull(engine, "engine");
@@ -117,10 +121,44 @@ public final class TunnelConsumer implements AutoCloseable {
             Objects.requireNonNull(consumerId, "consumerId");
             Objects.requireNonNull(metaTableName, "metaTableName");
             Objects.requireNonNull(session, "session");
+            Objects.requireNonNull(restoredHolder, "restoredHolder");
             if (retentionBatches < 1) {
                 throw new IllegalArgumentException(
                         "retentionBatches must be at least 1 but was " + retentionBatches);
             }
+        }
+
+        /** A setup without a restored acquisition. */
+        public Setup(
+                Engine engine,
+                TunnelOpener opener,
+                String consumerId,
+                String metaTableName,
+                TunnelSessionConfig session,
+                int fullSnapshotEvery,
+                int retentionBatches) {
+            this(
+                    engine,
+                    opener,
+                    consumerId,
+                    metaTableName,
+                    session,
+                    fullSnapshotEvery,
+                    retentionBatches,
+                    Optional.empty());
+        }
+
+        /** This setup for state written under the lease acquisition {@code holder}. */
+        public Setup restoredUnder(Optional<String> holder) {
+            return new Setup(
+                    engine,
+                    opener,
+                    consumerId,
+                    metaTableName,
+                    session,
+                    fullSnapshotEvery,
+                    retentionBatches,
+                    holder);
         }
     }
 
@@ -196,6 +234,7 @@ public final class TunnelConsumer implements AutoCloseable {
             Optional<Executor> requests) {
         TunnelConsumer consumer = null;
         try {
+            refuseRestartOfReplaced(setup);
             TunnelDescription tunnel = setup.opener().open(proxy, savedTunnelId);
             MetaTable plain = new MetaTable(metaClient);
             plain.ensureTable();
@@ -230,6 +269,35 @@ public final class TunnelConsumer implements AutoCloseable {
         }
     }
 
+    /**
+     * A run restarted from state whose lease acquisition was lost in this JVM would take the tunnel
+     * back from the run that replaced it: it is refused, before any request.
+     */
+    private static void refuseRestartOfReplaced(Setup setup) {
+        if (!LostLeases.lost(setup.restoredHolder())) {
+            return;
+        }
+        throw new OwnershipLostException(
+                "tablestore-cdc "
+                        + setup.engine().consumer()
+                        + " '"
+                        + setup.consumerId()
+                        + "' on tunnel '"
+                        + setup.opener().tunnelName()
+                        + "' of table '"
+                        + setup.opener().tableName()
+                        + "' lost its owner lease to another run started from the same "
+                        + setup.engine().state()
+                        + ", and is not restarted: a restart would take the tunnel back from that"
+                        + " run. Only one query or job may read a tunnel: stop the other one, then"
+                        + " start this "
+                        + setup.engine().consumer()
+                        + " again from its "
+                        + setup.engine().state()
+                        + " if it is the one to go on.",
+                null);
+    }
+
     private void connect() {
         adoptions.putAll(fenced.adoptions());
         owner.shutDownPredecessorClient(proxy);
@@ -253,6 +321,14 @@ public final class TunnelConsumer implements AutoCloseable {
 
     public TunnelDescription tunnel() {
         return tunnel;
+    }
+
+    /**
+     * This run's lease acquisition: an engine that keeps it in its state passes it back on a
+     * restore ({@link Setup#restoredHolder()}).
+     */
+    public String holder() {
+        return owner.holder();
     }
 
     public String tunnelId() {
@@ -342,6 +418,26 @@ public final class TunnelConsumer implements AutoCloseable {
         session.checkHealthy();
     }
 
+    /**
+     * What a tunnel error means for this consumer: when the server no longer knows its client
+     * ({@link TunnelException.Kind#LOST_OWNERSHIP}: a new owner shuts the old owner's client down
+     * when it starts) and the owner row names another acquisition, the lost lease it is; otherwise
+     * {@code error} itself. One owner-row read, only for such an error.
+     */
+    public RuntimeException explain(TunnelException error) {
+        if (error.kind() != TunnelException.Kind.LOST_OWNERSHIP || closed) {
+            return error;
+        }
+        try {
+            requireOwnership();
+        } catch (OwnershipLostException lostLease) {
+            return lostLease;
+        } catch (RuntimeException unreadable) {
+            error.addSuppressed(unreadable);
+        }
+        return error;
+    }
+
     private synchronized OwnershipLostException lose(String detail, Throwable cause) {
         if (lost == null) {
             owner.markLost();
@@ -371,6 +467,7 @@ public final class TunnelConsumer implements AutoCloseable {
                                     + "; it resumes after what it last committed.",
                             cause);
             LOG.error("{}", lost.getMessage());
+            rememberLost();
         }
         return lost;
     }
@@ -646,13 +743,27 @@ public final class TunnelConsumer implements AutoCloseable {
             closed = true;
             CloseSequence.of("the consumer of tunnel '" + setup.opener().tunnelName() + "'")
                     .then("shut down the tunnel client", this::closeSession)
-                    .then("release the owner lease", owner::release)
+                    .then("release the owner lease", this::release)
                     .then("close the tunnel client", proxy::close)
                     .then("close the meta table client", metaClient::close)
                     .finish();
         } finally {
             lifecycle.writeLock().unlock();
         }
+    }
+
+    /** Releases the lease; one found taken over is remembered as lost ({@link LostLeases}). */
+    private void release() {
+        if (!owner.release()) {
+            rememberLost();
+        }
+    }
+
+    private void rememberLost() {
+        List<String> holders = new ArrayList<>(2);
+        holders.add(owner.holder());
+        setup.restoredHolder().ifPresent(holders::add);
+        LostLeases.remember(holders);
     }
 
     private void closeSession() {

@@ -85,6 +85,10 @@ final class SdkErrorClassifier {
                 return Kind.ACCESS_DENIED;
             case ErrorCode.SEQUENCE_NUMBER_NOT_MATCH:
                 return Kind.CHECKPOINT_CONFLICT;
+            case ErrorCode.RESOURCE_GONE:
+                // The server no longer knows this client: its heartbeats timed out, or a new owner
+                // of the tunnel shut it down when it started. Its channels are another client's.
+                return Kind.LOST_OWNERSHIP;
             default:
                 return Kind.REJECTED;
         }
@@ -110,6 +114,11 @@ final class SdkErrorClassifier {
             case ACCESS_DENIED:
                 return "Check the access key id and secret (refresh an expired STS token) and that"
                         + " the RAM policy allows the tunnel actions on this instance.";
+            case LOST_OWNERSHIP:
+                return "The tunnel server no longer knows this client: it was silent longer than"
+                        + " the heartbeat timeout, or another consumer took the tunnel over and"
+                        + " shut it down. Make sure only one query or job reads this tunnel, then"
+                        + " restart the consumer from its checkpoint.";
             case CHECKPOINT_CONFLICT:
                 return "Another client wrote this channel's checkpoint; make sure only one"
                         + " consumer uses this tunnel.";

@@ -17,6 +17,7 @@ import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
+import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.util.ArrayList;
@@ -40,21 +41,32 @@ class TunnelConsumerTest {
     }
 
     private TunnelConsumer open(String consumerId, int retention) {
+        return open(consumerId, retention, Optional.empty());
+    }
+
+    /** A run restored from state written under the lease acquisition {@code restoredHolder}. */
+    private TunnelConsumer restored(String consumerId, String restoredHolder) {
+        return open(
+                consumerId, TunnelConsumer.DEFAULT_RETENTION_BATCHES, Optional.of(restoredHolder));
+    }
+
+    private TunnelConsumer open(String consumerId, int retention, Optional<String> restoredHolder) {
         TunnelConsumer consumer =
                 TunnelConsumer.open(
                         new TunnelConsumer.Setup(
-                                Engine.FLINK,
-                                new TunnelOpener(
                                         Engine.FLINK,
-                                        "table",
-                                        "t",
-                                        Optional.empty(),
-                                        TunnelStart.latest()),
-                                consumerId,
-                                meta.tableName(),
-                                TunnelSessionConfig.withDefaults("test"),
-                                MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY,
-                                retention),
+                                        new TunnelOpener(
+                                                Engine.FLINK,
+                                                "table",
+                                                "t",
+                                                Optional.empty(),
+                                                TunnelStart.latest()),
+                                        consumerId,
+                                        meta.tableName(),
+                                        TunnelSessionConfig.withDefaults("test"),
+                                        MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY,
+                                        retention)
+                                .restoredUnder(restoredHolder),
                         server,
                         meta,
                         Optional.empty(),
@@ -132,6 +144,71 @@ class TunnelConsumerTest {
         assertThat(new MetaTable(meta).tunnel("tunnel-t").owner().orElseThrow().holder())
                 .isEqualTo(replacementHolder(replacement));
         replacement.writeSnapshot(snapshot("c1", "c1@2"), 2, List.of());
+    }
+
+    @Test
+    void aClientTheServerForgotIsReportedAsTheLostLeaseOnlyWhenTheTunnelWasTakenOver() {
+        TunnelConsumer old = open("job-1");
+        TunnelException gone =
+                new TunnelException(
+                        TunnelException.Kind.LOST_OWNERSHIP, "client not exist: the old client");
+        TunnelException other = new TunnelException(TunnelException.Kind.REJECTED, "quota");
+
+        assertThat(old.explain(gone)).as("still the owner").isSameAs(gone);
+
+        open("job-1"); // a run restored from the same checkpoint shuts the old client down
+
+        assertThat(old.explain(other)).isSameAs(other);
+        assertThat(old.explain(gone))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("lost its owner lease")
+                .hasMessageContaining("another run of consumer 'job-1' holds it now");
+        assertThat(old.isLost()).isTrue();
+    }
+
+    @Test
+    void aRestartOfARunThatLostItsLeaseIsRefusedAndTheRunThatReplacedItKeepsReading() {
+        TunnelConsumer old = open("job-1");
+        // Another run started from the old run's checkpoint takes the tunnel over.
+        TunnelConsumer replacement = restored("job-1", old.holder());
+        assertThatThrownBy(old::requireOwnership).isInstanceOf(OwnershipLostException.class);
+        old.close();
+        int connects = server.connects();
+
+        // The old run's engine restarts it from its own checkpoint, as a restart strategy does.
+        assertThatThrownBy(() -> restored("job-1", old.holder()))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("lost its owner lease to another run")
+                .hasMessageContaining("is not restarted");
+
+        assertThat(server.connects())
+                .as("no request: refused before the tunnel")
+                .isEqualTo(connects);
+        replacement.requireOwnership();
+        replacement.writeSnapshot(snapshot("c1", "c1@2"), 2, List.of());
+    }
+
+    @Test
+    void aLeaseFoundTakenOverOnlyWhenClosingIsRememberedAsLostToo() {
+        TunnelConsumer old = open("job-1");
+        TunnelConsumer replacement = restored("job-1", old.holder());
+        old.close(); // e.g. a failover after a read failed: the release finds the row changed
+
+        assertThatThrownBy(() -> restored("job-1", old.holder()))
+                .isInstanceOf(OwnershipLostException.class);
+        replacement.requireOwnership();
+    }
+
+    @Test
+    void aRunThatReleasedItsLeaseIsRestartedFromItsState() {
+        TunnelConsumer first = open("job-1");
+        String holder = first.holder();
+        first.close();
+
+        TunnelConsumer restarted = restored("job-1", holder);
+
+        restarted.requireOwnership();
+        assertThat(restarted.holder()).isNotEqualTo(holder);
     }
 
     private String replacementHolder(TunnelConsumer replacement) {

@@ -158,6 +158,7 @@ class TransientRetryTest {
         assertThat(kindOf(server("OTSAuthFailed", 403))).isEqualTo(Kind.ACCESS_DENIED);
         assertThat(kindOf(server("OTSSequenceNumberNotMatch", 400)))
                 .isEqualTo(Kind.CHECKPOINT_CONFLICT);
+        assertThat(kindOf(server("OTSResourceGone", 410))).isEqualTo(Kind.LOST_OWNERSHIP);
         assertThat(kindOf(server("OTSQuotaExhausted", 403))).isEqualTo(Kind.REJECTED);
         assertThat(sleeps).isEmpty();
     }

@@ -3,12 +3,16 @@ package io.tablestorecdc.e2e.crash;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** A child JVM on the test's classpath, its output in a log file, killed with SIGKILL. */
+/**
+ * A child JVM on the test's classpath, its output in a log file, killed with SIGKILL or frozen with
+ * SIGSTOP.
+ */
 final class ChildJvm {
 
     /** The exit status of a process killed by SIGKILL (128 + 9). */
@@ -78,6 +82,35 @@ final class ChildJvm {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             throw new AssertionError("The child JVM " + pid() + " survived SIGKILL; see " + log);
         }
+    }
+
+    /**
+     * Stops it with SIGSTOP, as a long GC pause, a suspended VM or a stopped container would: every
+     * thread halts at once, timers included, and nothing in the process notices.
+     */
+    void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a {@link #freeze frozen} child run again (SIGCONT), from exactly where it stopped. */
+    void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new AssertionError("kill -" + name + " " + pid() + " failed; see " + log);
+        }
+    }
+
+    /** Waits until it ends by itself; fails after {@code timeout}. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError(
+                    "The child JVM " + pid() + " still runs after " + timeout + "; see " + log);
+        }
+        return process.exitValue();
     }
 
     /** Kills it if it still runs (test teardown). */

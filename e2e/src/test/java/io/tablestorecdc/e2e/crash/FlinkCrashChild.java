@@ -24,7 +24,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>Arguments ({@code key=value}): endpoint, instance, accessKeyId, table, tunnel, replica,
  * sinkReplica, checkpoints, changeLog (a file name prefix), holdAt, holdMarker, and optionally
- * restore.
+ * restore and restarts (attempts of a fixed-delay restart strategy; none by default).
  */
 public final class FlinkCrashChild {
 
@@ -53,7 +53,12 @@ public final class FlinkCrashChild {
                 .uid("logging-replica-sink");
         ChildOutput.say(
                 "job starting" + (args.has("restore") ? " from " + args.get("restore") : " fresh"));
-        env.execute("tablestore-cdc crash loop"); // runs until the test kills this JVM
+        try {
+            env.execute("tablestore-cdc crash loop"); // runs until the test kills this JVM
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1); // the job failed for good: the test sees the process end
+        }
     }
 
     private static Configuration configuration(ChildArgs args) {
@@ -67,8 +72,18 @@ public final class FlinkCrashChild {
                 CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
-        // A failure ends the child (the test sees it die) instead of a silent in-JVM failover.
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // A failure ends the child (the test sees it die) instead of a silent in-JVM failover,
+        // unless the test asks for restarts ({@code restarts=N}, as a production job has them).
+        int restarts = args.has("restarts") ? args.number("restarts") : 0;
+        if (restarts > 0) {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
+            conf.set(
+                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                    Duration.ofMillis(200));
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         if (args.has("restore")) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, args.get("restore"));

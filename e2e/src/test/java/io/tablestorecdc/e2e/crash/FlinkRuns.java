@@ -46,8 +46,14 @@ final class FlinkRuns implements CrashLoop.Engine {
 
     @Override
     public ChildJvm launch(int run, int holdAt) throws IOException {
+        return launch(run, holdAt, List.of());
+    }
+
+    /** {@link #launch(int, int)} with more {@code key=value} arguments for the child. */
+    ChildJvm launch(int run, int holdAt, List<String> more) throws IOException {
         lastRun = run;
         List<String> args = new ArrayList<>(bed.childArgs());
+        args.addAll(more);
         args.add("checkpoints=" + checkpoints(run));
         args.add("changeLog=" + bed.dir.resolve(name(run)));
         args.add("holdAt=" + holdAt);
@@ -72,10 +78,7 @@ final class FlinkRuns implements CrashLoop.Engine {
     public List<Delivery> deliveries() {
         List<Delivery> all = new ArrayList<>();
         for (int run = 0; run <= lastRun; run++) {
-            for (int subtask = 0; subtask < PARALLELISM; subtask++) {
-                Path log = bed.dir.resolve(name(run) + "-sink-" + subtask + ".changes");
-                all.addAll(ChangeLog.read(log, run, subtask));
-            }
+            all.addAll(deliveries(run));
         }
         return all;
     }
@@ -99,6 +102,16 @@ final class FlinkRuns implements CrashLoop.Engine {
     @Override
     public Path holdMarker(int run) {
         return bed.dir.resolve(name(run) + ".hold");
+    }
+
+    /** What run {@code run}'s sink subtasks logged so far. */
+    List<Delivery> deliveries(int run) {
+        List<Delivery> all = new ArrayList<>();
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            Path log = bed.dir.resolve(name(run) + "-sink-" + subtask + ".changes");
+            all.addAll(ChangeLog.read(log, run, subtask));
+        }
+        return all;
     }
 
     Optional<Restore> restoreOf(int run) {

@@ -17,6 +17,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
@@ -96,7 +97,14 @@ public final class SparkCrashChild {
                         .foreachBatch((VoidFunction2<Dataset<Row>, Long>) sink::apply)
                         .start();
         ChildOutput.say("query started");
-        query.awaitTermination(); // the test kills this JVM
+        try {
+            query.awaitTermination(); // runs until the test kills this JVM, or the query fails
+        } catch (StreamingQueryException e) {
+            // Spark's non-daemon threads would keep a failed driver's JVM alive: end it, so that
+            // the test sees the failure as the exit of the process, as with spark-submit.
+            e.printStackTrace();
+            System.exit(1);
+        }
     }
 
     private void apply(Dataset<Row> batch, long batchId) {

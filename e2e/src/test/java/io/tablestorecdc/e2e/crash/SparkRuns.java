@@ -21,6 +21,16 @@ final class SparkRuns implements CrashLoop.Engine {
         this.checkpoint = bed.dir.resolve("spark-checkpoint");
     }
 
+    /** The checkpoint location every run uses. */
+    Path checkpoint() {
+        return checkpoint;
+    }
+
+    /** What run {@code run} logged so far. */
+    List<Delivery> deliveries(int run) {
+        return ChangeLog.read(changeLog(run), run, 0);
+    }
+
     @Override
     public String name() {
         return "spark";

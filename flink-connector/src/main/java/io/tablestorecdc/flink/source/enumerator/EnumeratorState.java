@@ -22,13 +22,17 @@ import org.apache.flink.annotation.Internal;
  * @param splits every known channel, by id
  * @param checkpointId the checkpoint or savepoint this state was taken for, empty in state written
  *     before it was kept (named when a restore from older state is refused)
+ * @param leaseHolder the owner-lease acquisition the job held when this state was taken, empty in
+ *     state written before it was kept: a restart of a job that lost that acquisition to another
+ *     run is refused, so that it does not take the tunnel back
  */
 @Internal
 public record EnumeratorState(
         Optional<String> tunnelId,
         Optional<String> consumerId,
         Map<String, Entry> splits,
-        Optional<Long> checkpointId) {
+        Optional<Long> checkpointId,
+        Optional<String> leaseHolder) {
 
     /** One known channel. */
     public record Entry(ChannelSplit split, SplitStatus status) {
@@ -42,7 +46,17 @@ public record EnumeratorState(
         Objects.requireNonNull(tunnelId, "tunnelId");
         Objects.requireNonNull(consumerId, "consumerId");
         Objects.requireNonNull(checkpointId, "checkpointId");
+        Objects.requireNonNull(leaseHolder, "leaseHolder");
         splits = Collections.unmodifiableMap(new TreeMap<>(splits));
+    }
+
+    /** A state without the lease acquisition (as version 3 of the serializer stored it). */
+    public EnumeratorState(
+            Optional<String> tunnelId,
+            Optional<String> consumerId,
+            Map<String, Entry> splits,
+            Optional<Long> checkpointId) {
+        this(tunnelId, consumerId, splits, checkpointId, Optional.empty());
     }
 
     /** A state without the checkpoint id (as version 2 of the serializer stored it). */

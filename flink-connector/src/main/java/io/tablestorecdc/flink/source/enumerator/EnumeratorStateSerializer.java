@@ -17,8 +17,9 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * <p>Version 1: tunnel-id flag and UTF, split count (int), then per split its status code (UTF) and
  * the split in {@link ChannelSplitSerializer} version 1. Version 2: as version 1 with the
  * consumer-id flag and UTF right after the tunnel id. Version 3: as version 2 with the
- * checkpoint-id flag and long after the consumer id. Old versions stay readable; trailing bytes and
- * unknown versions are rejected with a message.
+ * checkpoint-id flag and long after the consumer id. Version 4: as version 3 with the lease-holder
+ * flag and UTF after the checkpoint id. Old versions stay readable; trailing bytes and unknown
+ * versions are rejected with a message.
  */
 @Internal
 public final class EnumeratorStateSerializer implements SimpleVersionedSerializer<EnumeratorState> {
@@ -26,7 +27,8 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
     public static final int VERSION_3 = 3;
-    public static final int CURRENT_VERSION = VERSION_3;
+    public static final int VERSION_4 = 4;
+    public static final int CURRENT_VERSION = VERSION_4;
 
     @Override
     public int getVersion() {
@@ -42,6 +44,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
         if (state.checkpointId().isPresent()) {
             out.writeLong(state.checkpointId().get());
         }
+        writeOptional(state.leaseHolder(), out);
         out.writeInt(state.splits().size());
         for (EnumeratorState.Entry entry : state.splits().values()) {
             out.writeUTF(entry.status().code());
@@ -64,7 +67,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
 
     @Override
     public EnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version < VERSION_1 || version > VERSION_3) {
+        if (version < VERSION_1 || version > VERSION_4) {
             throw new IOException(
                     "Unknown enumerator state version "
                             + version
@@ -80,6 +83,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
                 version >= VERSION_3 && in.readBoolean()
                         ? Optional.of(in.readLong())
                         : Optional.empty();
+        Optional<String> leaseHolder = version >= VERSION_4 ? readOptional(in) : Optional.empty();
         int count = in.readInt();
         if (count < 0) {
             throw new IOException("Corrupt enumerator state: negative split count " + count);
@@ -91,7 +95,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
             splits.put(split.splitId(), new EnumeratorState.Entry(split, status));
         }
         ChannelSplitSerializer.requireFullyRead(in, "enumerator state");
-        return new EnumeratorState(tunnelId, consumerId, splits, checkpointId);
+        return new EnumeratorState(tunnelId, consumerId, splits, checkpointId, leaseHolder);
     }
 
     private static SplitStatus readStatus(String code) throws IOException {

@@ -3,6 +3,7 @@ package io.tablestorecdc.flink.source.enumerator;
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.ParentChildGate;
 import io.tablestorecdc.checkpoint.lifecycle.ClassPreload;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
@@ -77,6 +78,7 @@ public final class TablestoreCdcEnumerator
     private final CheckpointCommits commits = new CheckpointCommits();
 
     private final Optional<Long> restoredFrom;
+    private final Optional<String> restoredHolder;
     private final boolean restoredState;
     private Set<String> skipped = Set.of();
     private ServerFinishedCheck serverFinished = ServerFinishedCheck.none();
@@ -104,6 +106,7 @@ public final class TablestoreCdcEnumerator
         this.consumerId = consumerId;
         this.tunnelId = restored.tunnelId();
         this.restoredFrom = restored.checkpointId();
+        this.restoredHolder = restored.leaseHolder();
         this.restoredState = restored.tunnelId().isPresent();
         this.splits = SplitTracker.restore(restored);
         commits.restore(restored);
@@ -115,15 +118,21 @@ public final class TablestoreCdcEnumerator
     public void start() {
         // Flink may close the job's classloader while close() still runs (see ClassPreload).
         ClassPreload.load(CLOSE_PATH_ANCHORS, CLOSE_PATH);
-        connection =
-                TunnelConnection.open(
-                        config,
-                        proxyFactory,
-                        metaFactory,
-                        context.metricGroup(),
-                        consumerId,
-                        tunnelId,
-                        commits.pushes());
+        try {
+            connection =
+                    TunnelConnection.open(
+                            config,
+                            proxyFactory,
+                            metaFactory,
+                            context.metricGroup(),
+                            consumerId,
+                            tunnelId,
+                            restoredHolder,
+                            commits.pushes());
+        } catch (RuntimeException e) {
+            OwnershipLoss.rethrow(e); // a restart of a job that lost its lease is not restarted
+            throw e;
+        }
         tunnelId = Optional.of(connection.tunnel().tunnelId());
         tunnelType = connection.tunnel().type();
         lastListing = connection.tunnel().channels();
@@ -341,11 +350,48 @@ public final class TablestoreCdcEnumerator
         signalNoMoreSplitsIfComplete();
     }
 
+    /**
+     * The checkpoint's state, after one read of the owner row: Flink takes it when a checkpoint
+     * starts, before the checkpoint's barriers leave the sources, so that a job whose lease was
+     * taken over completes no checkpoint it starts after that (its sinks commit nothing more) and
+     * fails without restarts (invariant 8). A meta-table error does not fail the checkpoint: the
+     * lease outlives it, and the next renewal tells.
+     */
     @Override
     public EnumeratorState snapshotState(long checkpointId) {
+        Optional<String> holder = Optional.empty();
+        if (connection != null) {
+            requireOwnershipFor(checkpointId);
+            holder = Optional.of(connection.consumer().holder());
+        }
         commits.recordSnapshot(checkpointId, splits.finishedIds());
         return new EnumeratorState(
-                tunnelId, Optional.of(consumerId), splits.snapshot(), Optional.of(checkpointId));
+                tunnelId,
+                Optional.of(consumerId),
+                splits.snapshot(),
+                Optional.of(checkpointId),
+                holder);
+    }
+
+    private void requireOwnershipFor(long checkpointId) {
+        try {
+            connection.consumer().requireOwnership();
+        } catch (OwnershipLostException lost) {
+            // Declines the checkpoint, and fails the job: a restart would take the tunnel back.
+            context.callAsync(
+                    () -> {
+                        throw lost;
+                    },
+                    (ignored, error) -> OwnershipLoss.rethrow(error));
+            throw lost;
+        } catch (RuntimeException unreadable) {
+            LOG.warn(
+                    "Could not read the owner lease of tunnel '{}' for checkpoint {}; taking it"
+                            + " (the next renewal checks the lease): {}",
+                    config.tunnelName(),
+                    checkpointId,
+                    unreadable.getMessage());
+        }
     }
 
     @Override

@@ -49,6 +49,8 @@ final class TunnelConnection implements AutoCloseable {
      *
      * @param savedTunnelId the tunnel id of the restored state, if any (a re-created tunnel is
      *     refused)
+     * @param restoredHolder the lease acquisition the restored state was taken under, if any (a
+     *     restart of a job that lost it is refused)
      * @throws io.tablestorecdc.checkpoint.meta.OwnershipConflictException when another consumer
      *     reads the tunnel
      */
@@ -59,6 +61,7 @@ final class TunnelConnection implements AutoCloseable {
             MetricGroup metrics,
             String consumerId,
             Optional<String> savedTunnelId,
+            Optional<String> restoredHolder,
             ServerPushLedger pushes) {
         TunnelProxy proxy =
                 TunnelMetricGauges.registerOn(metrics).track(proxyFactory.create(config));
@@ -71,18 +74,19 @@ final class TunnelConnection implements AutoCloseable {
         }
         TunnelConsumer.Setup setup =
                 new TunnelConsumer.Setup(
-                        Engine.FLINK,
-                        new TunnelOpener(
                                 Engine.FLINK,
-                                config.tableName(),
-                                config.tunnelName(),
-                                config.tunnelCreation().tunnelType(),
-                                config.startPosition().toTunnelStart()),
-                        consumerId,
-                        config.metaTable(),
-                        config.sessionConfig("flink:" + config.tunnelName()),
-                        config.settings().metaFullSnapshotEvery(),
-                        config.settings().metaRetentionBatches());
+                                new TunnelOpener(
+                                        Engine.FLINK,
+                                        config.tableName(),
+                                        config.tunnelName(),
+                                        config.tunnelCreation().tunnelType(),
+                                        config.startPosition().toTunnelStart()),
+                                consumerId,
+                                config.metaTable(),
+                                config.sessionConfig("flink:" + config.tunnelName()),
+                                config.settings().metaFullSnapshotEvery(),
+                                config.settings().metaRetentionBatches())
+                        .restoredUnder(restoredHolder);
         TunnelConsumer consumer =
                 TunnelConsumer.open(
                         setup,

@@ -66,21 +66,44 @@ class EnumeratorStateSerializerTest {
     }
 
     @Test
-    void currentVersionWritesTheVersion3GoldenBytes() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_3);
-        assertThat(serializer.serialize(goldenStateV3())).isEqualTo(golden("v3"));
+    void version3GoldenBytesDeserializeWithoutTheLeaseHolder() throws IOException {
+        assertThat(serializer.deserialize(3, golden("v3")).leaseHolder()).isEmpty();
+    }
+
+    @Test
+    void version4GoldenBytesDeserializeWithTheLeaseHolder() throws IOException {
+        EnumeratorState restored = serializer.deserialize(4, golden("v4"));
+
+        assertThat(restored).isEqualTo(goldenStateV4());
+        assertThat(restored.leaseHolder()).contains("holder-3");
+    }
+
+    @Test
+    void currentVersionWritesTheVersion4GoldenBytes() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_4);
+        assertThat(serializer.serialize(goldenStateV4())).isEqualTo(golden("v4"));
     }
 
     @Test
     void roundTripsAStateWithoutATunnelYet() throws IOException {
         EnumeratorState initial = EnumeratorState.initial();
 
-        assertThat(serializer.deserialize(3, serializer.serialize(initial))).isEqualTo(initial);
+        assertThat(serializer.deserialize(4, serializer.serialize(initial))).isEqualTo(initial);
     }
 
     private static EnumeratorState goldenStateV3() {
         EnumeratorState v2 = goldenState();
         return new EnumeratorState(v2.tunnelId(), v2.consumerId(), v2.splits(), Optional.of(7L));
+    }
+
+    private static EnumeratorState goldenStateV4() {
+        EnumeratorState v3 = goldenStateV3();
+        return new EnumeratorState(
+                v3.tunnelId(),
+                v3.consumerId(),
+                v3.splits(),
+                v3.checkpointId(),
+                Optional.of("holder-3"));
     }
 
     @Test

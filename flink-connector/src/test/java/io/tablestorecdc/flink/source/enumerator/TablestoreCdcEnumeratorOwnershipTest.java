@@ -73,13 +73,13 @@ class TablestoreCdcEnumeratorOwnershipTest {
     @Test
     void aFailoverBeforeTheFirstCheckpointKeepsTheOwnerAndShutsDownTheOldClient() {
         TablestoreCdcSource<String> source = source();
-        TablestoreCdcEnumerator crashed = start(source, EnumeratorState.initial());
+        start(source, EnumeratorState.initial());
+        String crashedConsumer = store.owner().orElseThrow().consumerId();
 
         // The same job graph restarts without state; the crashed enumerator never closed.
         TablestoreCdcEnumerator restarted = start(source, EnumeratorState.initial());
 
-        assertThat(restarted.snapshotState(1).consumerId())
-                .isEqualTo(crashed.snapshotState(1).consumerId());
+        assertThat(restarted.snapshotState(1).consumerId()).contains(crashedConsumer);
         assertThat(server.requests().shutdowns()).containsExactly("client-1");
         assertThat(store.lastTunnelClient()).contains("client-2");
     }
@@ -105,6 +105,49 @@ class TablestoreCdcEnumeratorOwnershipTest {
                                                 ExceptionUtils.findThrowable(
                                                         e, SuppressRestartsException.class))
                                         .isPresent());
+    }
+
+    @Test
+    void aCheckpointStartedAfterATakeoverIsDeclinedAndTheJobFailsWithoutRestarts()
+            throws Throwable {
+        MockSplitEnumeratorContext<ChannelSplit> oldContext = context();
+        TablestoreCdcEnumerator old = start(source(), EnumeratorState.initial(), oldContext);
+        EnumeratorState checkpoint = old.snapshotState(1);
+        TablestoreCdcEnumerator restored = start(source(), checkpoint);
+
+        // Flink takes the enumerator's state before the checkpoint's barriers leave the sources:
+        // refused there, the checkpoint never completes, and no sink commits what it would hold.
+        assertThatThrownBy(() -> old.snapshotState(2)).isInstanceOf(OwnershipLostException.class);
+        assertThatThrownBy(oldContext::runNextOneTimeCallable)
+                .satisfies(
+                        e ->
+                                assertThat(
+                                                ExceptionUtils.findThrowable(
+                                                        e, SuppressRestartsException.class))
+                                        .isPresent());
+        assertThat(restored.snapshotState(2).leaseHolder())
+                .isPresent()
+                .isNotEqualTo(checkpoint.leaseHolder());
+    }
+
+    @Test
+    void aRestartOfAJobThatLostItsLeaseIsRefusedAndDoesNotTakeTheTunnelBack() throws Exception {
+        TablestoreCdcEnumerator old = start(source(), EnumeratorState.initial());
+        EnumeratorState checkpoint = old.snapshotState(1);
+        TablestoreCdcEnumerator restored = start(source(), checkpoint);
+        OwnerLease owner = store.owner().orElseThrow();
+        // A failover of the old job (a reader failed on its shut-down client, say) closes its
+        // enumerator, whose release finds the lease taken over; the restart restores the same
+        // checkpoint.
+        old.close();
+
+        assertThatThrownBy(() -> start(source(), checkpoint))
+                .isInstanceOf(SuppressRestartsException.class)
+                .hasRootCauseInstanceOf(OwnershipLostException.class)
+                .hasStackTraceContaining("is not restarted");
+
+        assertThat(store.owner()).contains(owner);
+        assertThat(restored.snapshotState(2).consumerId()).isEqualTo(checkpoint.consumerId());
     }
 
     @Test
