@@ -7,6 +7,7 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
 import io.tablestorecdc.checkpoint.read.ChannelReadLimit;
+import io.tablestorecdc.checkpoint.read.TunnelPages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,13 +42,12 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
 
     private final ChannelGroupPartition group;
     private final Borrowed clients;
-    private final CountingTunnelProxy proxy;
+    private final TunnelPages pages;
     private final SdkMetaTableClient metaClient;
     private final Duration budget;
     private final Map<String, ChannelCheckpoint> recorded;
     private final List<ChannelCheckpoint> ends = new ArrayList<>();
     private final ChangeRowConverter converter;
-    private ReadAheadTunnelProxy readAhead;
     private ChannelBatchReader reader;
     private int nextChannel;
     private InternalRow current;
@@ -63,11 +63,12 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
             Duration budget) {
         this.group = group;
         this.clients = clients;
-        this.proxy = new CountingTunnelProxy(clients.tunnel().client().proxy());
+        this.pages =
+                TunnelPages.readingAhead(
+                        clients.tunnel().client().proxy(), ExecutorClients.readAheadThreads());
         this.metaClient = clients.metaTable().client();
         this.converter = converter;
         this.budget = budget;
-        this.readAhead = readAheadFor(group.channels().get(0));
         this.recorded = firstPageWhileLookingUp();
     }
 
@@ -77,28 +78,17 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
      * start with that page.
      */
     private Map<String, ChannelCheckpoint> firstPageWhileLookingUp() {
+        ChannelInputPartition first = first();
+        ChannelCheckpoint start = first.start().toCheckpoint();
+        pages.readAhead(first.client(), start.channelId(), start.position());
         List<String> ids = new ArrayList<>();
         group.channels().forEach(c -> ids.add(c.start().channelId()));
         try {
             return new MetaTable(metaClient).tunnel(tunnelId()).entries(endToken(), ids);
         } catch (RuntimeException e) {
-            readAhead.close();
+            pages.close();
             throw e;
         }
-    }
-
-    /** A read-ahead for one channel, its first page already requested. */
-    private ReadAheadTunnelProxy readAheadFor(ChannelInputPartition part) {
-        ChannelCheckpoint start = part.start().toCheckpoint();
-        ReadAheadTunnelProxy ahead =
-                new ReadAheadTunnelProxy(
-                        proxy,
-                        ExecutorClients.readAheadThreads(),
-                        recordsWanted(start, limitOf(part)));
-        if (!start.position().isFinished()) {
-            ahead.readAhead(part.client(), start.channelId(), start.position().token());
-        }
-        return ahead;
     }
 
     private ChannelReadLimit limitOf(ChannelInputPartition part) {
@@ -110,32 +100,18 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
     /** Starts reading the next channel; its budget starts now. */
     private void openChannel() {
         ChannelInputPartition part = group.channels().get(nextChannel);
-        if (readAhead == null) {
-            readAhead = readAheadFor(part);
-        }
         ChannelCheckpoint start = part.start().toCheckpoint();
         ChannelCheckpoint end = recorded.get(start.channelId());
         reader =
                 end != null
                         ? ChannelBatchReader.replay(
-                                readAhead,
+                                pages,
                                 part.client(),
                                 start,
                                 end,
                                 ChannelBatchReader.IdleBackoff.exponential())
                         : ChannelBatchReader.firstRead(
-                                readAhead, part.client(), start, limitOf(part), System::nanoTime);
-    }
-
-    /**
-     * The records after the start token this task may deliver (a replay delivers what the first run
-     * did, within the same cap); pages past them are not read ahead.
-     */
-    private static long recordsWanted(ChannelCheckpoint start, ChannelReadLimit limit) {
-        long skip = start.position().isFinished() ? 0 : start.position().skip();
-        return limit.maxRecords() > Long.MAX_VALUE - skip
-                ? Long.MAX_VALUE
-                : limit.maxRecords() + skip;
+                                pages, part.client(), start, limitOf(part), System::nanoTime);
     }
 
     /** A reader of a group of just {@code part}. */
@@ -208,8 +184,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         if (!recorded.containsKey(channelId)) {
             ends.add(reader.endCheckpoint());
         }
-        readAhead.close();
-        readAhead = null;
+        pages.drop();
         reader = null;
         nextChannel++;
     }
@@ -231,7 +206,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
     public CustomTaskMetric[] currentMetricsValues() {
         tunnelRetries += clients.tunnel().client().unreportedRetries();
         return SourceMetrics.taskValues(
-                recordsRead, proxy.readRequests(), converter.skippedInvalid(), tunnelRetries);
+                recordsRead, pages.readRequests(), converter.skippedInvalid(), tunnelRetries);
     }
 
     /**
@@ -255,9 +230,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
                     endTokenText(),
                     e.getMessage());
         } finally {
-            if (readAhead != null) {
-                readAhead.close();
-            }
+            pages.close();
             clients.close();
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.read.TunnelPages;
 import org.junit.jupiter.api.Test;
 
 /** The JVM-wide cache over real SDK clients (built without contacting any server). */
@@ -61,7 +62,7 @@ class ExecutorClientsTest {
     @Test
     void aTaskClosingItsViewLeavesTheSharedProxyOpen() {
         try (var lease = ExecutorClients.tunnel(endpoint("s3cr3t-six", null))) {
-            CountingTunnelProxy view = new CountingTunnelProxy(lease.client().proxy());
+            TunnelPages view = TunnelPages.direct(lease.client().proxy());
             view.close();
 
             assertThat(lease.client().unreportedRetries()).isZero();

@@ -5,11 +5,8 @@ import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
-import io.tablestorecdc.checkpoint.tunnel.ReadResult;
-import io.tablestorecdc.checkpoint.tunnel.RecordPage;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
@@ -22,15 +19,15 @@ import java.util.function.LongSupplier;
  * start — the same records, however the server splits them into responses this time (invariant 1).
  *
  * <p>Positions are a token plus a count of records consumed after it ({@link ChannelPosition}), so
- * a batch may end in the middle of a server response. Not thread-safe: one reader per channel.
+ * a batch may end in the middle of a server response; the responses and their positions are a
+ * {@link ChannelReader}'s. Not thread-safe: one reader per channel.
  */
 public final class ChannelBatchReader {
 
     /** Consecutive empty responses a replay tolerates before it declares the channel diverged. */
     static final int REPLAY_EMPTY_READS_ALLOWED = 20;
 
-    private final TunnelProxy proxy;
-    private final TunnelClientId client;
+    private final ChannelReader reader;
     private final ChannelCheckpoint start;
     private final long recordCap;
     private final boolean replay;
@@ -39,20 +36,13 @@ public final class ChannelBatchReader {
     private final LongSupplier nanoClock;
     private final IdleBackoff backoff;
 
-    /** Where the current response was read from; before the first request, the start. */
-    private ChannelPosition readFrom;
-
-    private boolean fetched;
-    private RecordPage response = RecordPage.of(List.of());
-    private int indexInResponse;
-    private ChannelPosition afterResponse;
     private boolean serverMayHaveMore = true;
     private long delivered;
     private int emptyReadsInARow;
     private SequenceInfo lastSequence = SequenceInfo.NONE;
 
     private ChannelBatchReader(
-            TunnelProxy proxy,
+            TunnelPages pages,
             TunnelClientId client,
             ChannelCheckpoint start,
             long recordCap,
@@ -60,8 +50,9 @@ public final class ChannelBatchReader {
             long budgetNanos,
             LongSupplier nanoClock,
             IdleBackoff backoff) {
-        this.proxy = proxy;
-        this.client = client;
+        this.reader =
+                ChannelReader.from(pages, client, start.channelId(), start.position())
+                        .readingAheadWithin(recordsWanted(start, recordCap));
         this.start = start;
         this.recordCap = recordCap;
         this.replay = replay;
@@ -69,8 +60,6 @@ public final class ChannelBatchReader {
         this.backoff = backoff;
         this.startNanos = nanoClock.getAsLong();
         this.budgetNanos = budgetNanos;
-        this.readFrom = start.position();
-        this.afterResponse = start.position();
     }
 
     /** A first read of this channel in a batch, bounded by {@code limit}. */
@@ -80,8 +69,21 @@ public final class ChannelBatchReader {
             ChannelCheckpoint start,
             ChannelReadLimit limit,
             LongSupplier nanoClock) {
+        return firstRead(TunnelPages.direct(proxy), client, start, limit, nanoClock);
+    }
+
+    /**
+     * A first read of this channel in a batch, bounded by {@code limit}; pages are read ahead (when
+     * {@code pages} do) until they hold the records the limit allows.
+     */
+    public static ChannelBatchReader firstRead(
+            TunnelPages pages,
+            TunnelClientId client,
+            ChannelCheckpoint start,
+            ChannelReadLimit limit,
+            LongSupplier nanoClock) {
         return new ChannelBatchReader(
-                proxy,
+                pages,
                 client,
                 start,
                 limit.maxRecords(),
@@ -102,8 +104,21 @@ public final class ChannelBatchReader {
             ChannelCheckpoint start,
             ChannelCheckpoint recordedEnd,
             IdleBackoff backoff) {
+        return replay(TunnelPages.direct(proxy), client, start, recordedEnd, backoff);
+    }
+
+    /**
+     * As {@link #replay(TunnelProxy, TunnelClientId, ChannelCheckpoint, ChannelCheckpoint,
+     * IdleBackoff)}, reading from {@code pages}.
+     */
+    public static ChannelBatchReader replay(
+            TunnelPages pages,
+            TunnelClientId client,
+            ChannelCheckpoint start,
+            ChannelCheckpoint recordedEnd,
+            IdleBackoff backoff) {
         return new ChannelBatchReader(
-                proxy,
+                pages,
                 client,
                 start,
                 recordedEnd.batchRecords(),
@@ -111,6 +126,16 @@ public final class ChannelBatchReader {
                 Long.MAX_VALUE,
                 System::nanoTime,
                 backoff);
+    }
+
+    /**
+     * The records after the start token a batch may need (its cap plus the records its start
+     * position skips); no page is read ahead past them.
+     */
+    private static long recordsWanted(ChannelCheckpoint start, long cap) {
+        ChannelPosition from = start.position();
+        long skip = from.isFinished() ? 0 : from.skip();
+        return cap > Long.MAX_VALUE - skip ? Long.MAX_VALUE : cap + skip;
     }
 
     /** The next record of this batch, or empty when this channel's part of the batch is done. */
@@ -125,8 +150,8 @@ public final class ChannelBatchReader {
      */
     public boolean advance() {
         while (delivered < recordCap) {
-            if (indexInResponse < response.size()) {
-                deliver(indexInResponse++);
+            if (reader.advance()) {
+                deliver();
                 return true;
             }
             if (!fetchNextResponse()) {
@@ -141,7 +166,8 @@ public final class ChannelBatchReader {
 
     /** The record {@link #advance()} moved to; valid only after it returned true. */
     public ChangeRecord current() {
-        return response.record(currentIndex());
+        requireCurrent();
+        return reader.current();
     }
 
     /**
@@ -150,14 +176,14 @@ public final class ChannelBatchReader {
      * before the exception.
      */
     public void visitCurrent(ChangeVisitor visitor) {
-        response.visit(currentIndex(), visitor);
+        requireCurrent();
+        reader.visitCurrent(visitor);
     }
 
-    private int currentIndex() {
-        if (indexInResponse == 0 || delivered == 0) {
+    private void requireCurrent() {
+        if (delivered == 0) {
             throw new IllegalStateException("No current record: call advance() first");
         }
-        return indexInResponse - 1;
     }
 
     /** Records delivered so far. */
@@ -170,10 +196,7 @@ public final class ChannelBatchReader {
      * this read started if it made no request.
      */
     public ChannelPosition position() {
-        return fetched
-                ? ResponsePositions.before(
-                        readFrom, indexInResponse, response.size(), afterResponse)
-                : readFrom;
+        return reader.position();
     }
 
     /** This channel's entry for the batch's end snapshot. */
@@ -181,9 +204,9 @@ public final class ChannelBatchReader {
         return start.advancedTo(position(), delivered, lastSequence);
     }
 
-    private void deliver(int index) {
+    private void deliver() {
         delivered++;
-        SequenceInfo sequence = response.sequence(index);
+        SequenceInfo sequence = reader.currentSequence();
         if (sequence.isPresent()) {
             lastSequence = sequence;
         }
@@ -192,22 +215,16 @@ public final class ChannelBatchReader {
     /** Loads the next response, discarding already-consumed records; false when reading stops. */
     private boolean fetchNextResponse() {
         while (true) {
-            ChannelPosition next = position();
-            if (next.isFinished() || !mayAskServer()) {
+            if (reader.isFinished() || !mayAskServer()) {
                 return false;
             }
-            ReadResult result = proxy.readRecords(client, start.channelId(), next.token());
-            readFrom = next;
-            fetched = true;
-            response = result.page();
-            afterResponse = result.next();
-            serverMayHaveMore = result.mayMoreRecord();
-            indexInResponse = ResponsePositions.alreadyConsumed(readFrom, response.size());
-            if (indexInResponse < response.size()) {
+            ChannelResponse response = reader.readResponse();
+            serverMayHaveMore = response.mayMoreRecord();
+            if (response.hasRecords()) {
                 emptyReadsInARow = 0;
                 return true;
             }
-            if (!noteEmptyRead(result)) {
+            if (!noteEmptyRead(response)) {
                 return false;
             }
         }
@@ -221,8 +238,8 @@ public final class ChannelBatchReader {
     }
 
     /** After a response with nothing to deliver: whether to ask again. */
-    private boolean noteEmptyRead(ReadResult result) {
-        if (result.page().size() > 0) {
+    private boolean noteEmptyRead(ChannelResponse response) {
+        if (response.size() > 0) {
             return true; // everything in it was skipped; the next response continues
         }
         if (!replay) {

@@ -123,6 +123,12 @@ public final class FakeTunnelService implements TunnelProxy {
         return this;
     }
 
+    /** Appends {@code record} as it is (for example one without a commit time, as base data). */
+    public synchronized FakeTunnelService append(String channelId, ChangeRecord record) {
+        channel(channelId).records.add(record);
+        return this;
+    }
+
     /** Appends {@code count} PUT records keyed by their offset in the channel. */
     public synchronized FakeTunnelService appendRecords(String channelId, int count) {
         int size = channel(channelId).records.size();

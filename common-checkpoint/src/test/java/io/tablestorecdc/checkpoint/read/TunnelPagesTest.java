@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.checkpoint.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,24 +7,21 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
-import io.tablestorecdc.checkpoint.read.ChannelBatchReader;
-import io.tablestorecdc.checkpoint.read.ChannelReadLimit;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
-import io.tablestorecdc.checkpoint.tunnel.ReadResult;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
-import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
+import io.tablestorecdc.emulator.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class ReadAheadTunnelProxyTest {
+/** Reading ahead and counting requests, as the channel readers use them. */
+class TunnelPagesTest {
 
     private static final TunnelClientId CLIENT = new TunnelClientId("tunnel", "client");
     private static final Duration DEADLINE = Duration.ofSeconds(30);
@@ -39,36 +36,39 @@ class ReadAheadTunnelProxyTest {
     @Test
     void theNextPageIsRequestedBeforeTheReaderAsksAndTakenWithoutASecondRequest() {
         FakeTunnelService server = pages(9, 3);
-        ReadAheadTunnelProxy proxy = new ReadAheadTunnelProxy(server, threads, Long.MAX_VALUE);
+        TunnelPages pages = TunnelPages.readingAhead(server, threads);
+        ChannelReader reader = reader(pages, Long.MAX_VALUE);
 
-        ReadResult first = proxy.readRecords(CLIENT, "c", "c@0");
-        await(() -> server.requests().readTokens().contains("c@3"));
-        ReadResult second = proxy.readRecords(CLIENT, "c", first.next().token());
+        reader.takeResponse();
+        Await.until("c@3 requested ahead", DEADLINE, () -> requested(server, "c@3"));
+        ChannelResponse second = reader.takeResponse();
 
-        assertThat(second.records()).hasSize(3);
-        assertThat(second.next()).isEqualTo(ChannelPosition.at("c@6"));
-        await(() -> server.requests().readTokens().contains("c@6"));
+        assertThat(second.end()).isEqualTo(3);
+        assertThat(reader.position()).isEqualTo(ChannelPosition.at("c@6"));
+        Await.until("c@6 requested ahead", DEADLINE, () -> requested(server, "c@6"));
         assertThat(server.requests().readTokens()).containsExactly("c@0", "c@3", "c@6");
+        assertThat(pages.readRequests()).isEqualTo(3);
     }
 
     @Test
     void aPageWithoutMoreDataIsNotFollowed() throws Exception {
         FakeTunnelService server = pages(3, 3);
-        ReadAheadTunnelProxy proxy = new ReadAheadTunnelProxy(server, threads, Long.MAX_VALUE);
+        TunnelPages pages = TunnelPages.readingAhead(server, threads);
 
-        proxy.readRecords(CLIENT, "c", "c@0");
+        reader(pages, Long.MAX_VALUE).takeResponse();
         threads.submit(() -> {}).get(); // an idle pool: nothing queued behind a request
 
         assertThat(server.requests().readTokens()).containsExactly("c@0");
+        assertThat(pages.readRequests()).isEqualTo(1);
     }
 
     @Test
-    void noPageIsReadAheadPastTheRecordsTheTaskMayDeliver() {
+    void noPageIsReadAheadPastTheRecordsTheReaderMayDeliver() {
         FakeTunnelService server = pages(12, 3);
-        ReadAheadTunnelProxy proxy = new ReadAheadTunnelProxy(server, threads, 6);
+        ChannelReader reader = reader(TunnelPages.readingAhead(server, threads), 6);
 
-        proxy.readRecords(CLIENT, "c", "c@0");
-        proxy.readRecords(CLIENT, "c", "c@3");
+        reader.takeResponse();
+        reader.takeResponse();
 
         assertThat(server.requests().readTokens()).containsExactly("c@0", "c@3");
     }
@@ -79,38 +79,54 @@ class ReadAheadTunnelProxyTest {
         server.script()
                 .failReadsAt(
                         "c@3", new TunnelException(TunnelException.Kind.INVALID, "c@3 refused"));
-        ReadAheadTunnelProxy proxy = new ReadAheadTunnelProxy(server, threads, Long.MAX_VALUE);
+        ChannelReader reader = reader(TunnelPages.readingAhead(server, threads), Long.MAX_VALUE);
 
-        proxy.readRecords(CLIENT, "c", "c@0");
+        reader.takeResponse();
 
-        assertThatThrownBy(() -> proxy.readRecords(CLIENT, "c", "c@3"))
+        assertThatThrownBy(reader::takeResponse)
                 .isInstanceOf(TunnelException.class)
                 .hasMessageContaining("c@3 refused");
     }
 
     @Test
-    void aRequestForAnotherTokenIsSentAsUsual() {
+    void aPageAheadOfAnotherTokenLeavesTheReadToBeSentAsUsual() {
         FakeTunnelService server = pages(9, 3);
-        ReadAheadTunnelProxy proxy = new ReadAheadTunnelProxy(server, threads, Long.MAX_VALUE);
+        TunnelPages pages = TunnelPages.readingAhead(server, threads);
 
-        proxy.readAhead(CLIENT, "c", "c@3");
-        ReadResult page = proxy.readRecords(CLIENT, "c", "c@0");
+        pages.readAhead(CLIENT, "c", ChannelPosition.at("c@3"));
+        ChannelReader reader = reader(pages, 0);
+        reader.takeResponse();
 
-        assertThat(page.next()).isEqualTo(ChannelPosition.at("c@3"));
+        assertThat(reader.position()).isEqualTo(ChannelPosition.at("c@3"));
         assertThat(server.requests().readTokens()).contains("c@0");
-        assertThat(proxy.readRecords(CLIENT, "c", "c@3").records()).hasSize(3);
+        assertThat(reader.takeResponse().end()).isEqualTo(3);
     }
 
     @Test
-    void aBatchReadThroughItDeliversTheSameRecordsAsWithout() {
+    void directPagesAreNeverReadAheadAndEveryRequestIsCounted() {
+        FakeTunnelService server = pages(9, 3);
+        TunnelPages pages = TunnelPages.direct(server);
+        ChannelReader reader = reader(pages, Long.MAX_VALUE);
+
+        pages.readAhead(CLIENT, "c", ChannelPosition.at("c@0"));
+        reader.takeResponse();
+        reader.readAhead();
+
+        assertThat(server.requests().readTokens()).containsExactly("c@0");
+        assertThat(pages.readRequests()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchReadAheadDeliversTheSameRecordsAsWithout() {
         ChannelCheckpoint start =
                 ChannelCheckpoint.adopted("c", ChannelType.STREAM, ChannelPosition.at("c@0", 2));
         ChannelReadLimit limit = new ChannelReadLimit(10, Duration.ofMinutes(1));
 
-        List<Long> plain = drain(pages(18, 6).randomBatches(7, 6), start, limit);
+        List<Long> plain =
+                drain(TunnelPages.direct(pages(18, 6).randomBatches(7, 6)), start, limit);
         List<Long> ahead =
                 drain(
-                        new ReadAheadTunnelProxy(pages(18, 6).randomBatches(7, 6), threads, 12),
+                        TunnelPages.readingAhead(pages(18, 6).randomBatches(7, 6), threads),
                         start,
                         limit);
 
@@ -118,9 +134,9 @@ class ReadAheadTunnelProxyTest {
     }
 
     private static List<Long> drain(
-            TunnelProxy proxy, ChannelCheckpoint start, ChannelReadLimit limit) {
+            TunnelPages pages, ChannelCheckpoint start, ChannelReadLimit limit) {
         ChannelBatchReader reader =
-                ChannelBatchReader.firstRead(proxy, CLIENT, start, limit, System::nanoTime);
+                ChannelBatchReader.firstRead(pages, CLIENT, start, limit, System::nanoTime);
         List<Long> out = new ArrayList<>();
         for (Optional<ChangeRecord> r = reader.next(); r.isPresent(); r = reader.next()) {
             out.add(r.get().primaryKey().get(0).value().asInteger());
@@ -128,12 +144,13 @@ class ReadAheadTunnelProxyTest {
         return out;
     }
 
-    private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within %s", DEADLINE).isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+    private static ChannelReader reader(TunnelPages pages, long readAheadWithin) {
+        return ChannelReader.from(pages, CLIENT, "c", ChannelPosition.at("c@0"))
+                .readingAheadWithin(readAheadWithin);
+    }
+
+    private static boolean requested(FakeTunnelService server, String token) {
+        return server.requests().readTokens().contains(token);
     }
 
     /** Channel {@code c} of {@code records} records, answered {@code pageSize} at a time. */
