@@ -2,6 +2,8 @@ package io.tablestorecdc.flink.source.deserializer;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import java.io.Serializable;
+import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
@@ -28,4 +30,14 @@ public interface ChangeRecordDeserializer<T> extends Serializable, ResultTypeQue
      *     fails, or with {@code skip.invalid.data} skips and counts it
      */
     void deserialize(ChangeRecord record, Collector<T> out) throws InvalidChangeRecordException;
+
+    /**
+     * A writer of this deserializer's output straight from the tunnel response, if it has one (the
+     * built-in {@link RowDataChangeRecordDeserializer} does); without one, each change is
+     * materialised for {@link #deserialize}. Called once per reader, after {@link #open}.
+     */
+    @Internal
+    default Optional<ChangeWriter<T>> changeWriter() {
+        return Optional.empty();
+    }
 }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
@@ -46,6 +47,12 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
     public void deserialize(ChangeRecord record, Collector<RowData> out)
             throws InvalidChangeRecordException {
         out.collect(toRowData(record));
+    }
+
+    /** Writes the same rows straight from the response, leaving what does not fit to this class. */
+    @Override
+    public Optional<ChangeWriter<RowData>> changeWriter() {
+        return Optional.of(new RowDataChangeWriter(rowType));
     }
 
     /** The row for one change; fields the change does not carry are null. */

@@ -2,8 +2,10 @@ package io.tablestorecdc.flink.source.reader;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
+import io.tablestorecdc.flink.source.deserializer.ChangeWriter;
 import io.tablestorecdc.flink.source.deserializer.InvalidChangeRecordException;
 import io.tablestorecdc.flink.source.split.ChannelSplitState;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
@@ -14,16 +16,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deserializes each change record into the output (with the commit time as the record timestamp),
- * applies {@code ignore.delete} and {@code skip.invalid.data}, and advances the split's position.
+ * Turns each change into the output (with the commit time as the record timestamp), applies {@code
+ * ignore.delete} and {@code skip.invalid.data}, and advances the split's position.
+ *
+ * <p>When the deserializer has a {@link ChangeWriter} (the built-in RowData one does), the change
+ * is written straight from the response; a change the writer leaves to the deserializer, and every
+ * change for a deserializer without a writer, is materialised as a {@link ChangeRecord} first.
  */
 @Internal
 public final class ChangeRecordEmitter<T>
-        implements RecordEmitter<PositionedRecord, T, ChannelSplitState> {
+        implements RecordEmitter<ChannelRecord, T, ChannelSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChangeRecordEmitter.class);
 
     private final ChangeRecordDeserializer<T> deserializer;
+    private final Optional<ChangeWriter<T>> writer;
     private final boolean ignoreDelete;
     private final boolean skipInvalidData;
     private final Counter skippedRecords;
@@ -35,6 +42,7 @@ public final class ChangeRecordEmitter<T>
             boolean skipInvalidData,
             Counter skippedRecords) {
         this.deserializer = deserializer;
+        this.writer = deserializer.changeWriter();
         this.ignoreDelete = ignoreDelete;
         this.skipInvalidData = skipInvalidData;
         this.skippedRecords = skippedRecords;
@@ -42,17 +50,59 @@ public final class ChangeRecordEmitter<T>
 
     @Override
     public void emitRecord(
-            PositionedRecord element, SourceOutput<T> output, ChannelSplitState splitState) {
-        ChangeRecord record = element.record();
-        if (!(ignoreDelete && record.action() == ChangeRecord.Action.DELETE)) {
-            collector.output = output;
-            collector.timestampMillis = record.commitTimestampMicros() / 1000;
-            deserialize(record);
+            ChannelRecord element, SourceOutput<T> output, ChannelSplitState splitState) {
+        collector.output = output;
+        collector.timestampMillis = element.commitTimestampMicros() / 1000;
+        if (writer.isPresent()) {
+            write(element, writer.get());
+        } else {
+            deserialize(materialise(element));
         }
-        splitState.advanceTo(element.after());
+        splitState.advanceTo(element.positionAfter());
+    }
+
+    /** Writes the change through the writer, or leaves it to the deserializer when it must. */
+    private void write(ChannelRecord element, ChangeWriter<T> changeWriter) {
+        try {
+            element.visit(changeWriter); // a visit that fails part way emits nothing
+        } catch (RuntimeException e) {
+            throw unreadable(element, e);
+        }
+        if (ignoreDelete && changeWriter.action() == ChangeRecord.Action.DELETE) {
+            return;
+        }
+        T row = changeWriter.finish();
+        if (row != null) {
+            collector.collect(row);
+        } else {
+            deserialize(materialise(element));
+        }
+    }
+
+    private static ChangeRecord materialise(ChannelRecord element) {
+        try {
+            return element.record();
+        } catch (RuntimeException e) {
+            throw unreadable(element, e);
+        }
+    }
+
+    /** A record the server sent malformed: the job fails naming where it is. */
+    private static FlinkRuntimeException unreadable(ChannelRecord element, RuntimeException e) {
+        return new FlinkRuntimeException(
+                "Could not read the change record of channel "
+                        + element.channelId()
+                        + " that ends at position "
+                        + element.positionAfter()
+                        + ": "
+                        + e.getMessage(),
+                e);
     }
 
     private void deserialize(ChangeRecord record) {
+        if (ignoreDelete && record.action() == ChangeRecord.Action.DELETE) {
+            return;
+        }
         try {
             deserializer.deserialize(record, collector);
         } catch (InvalidChangeRecordException e) {

@@ -2,9 +2,8 @@ package io.tablestorecdc.flink.source.reader;
 
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.ChannelType;
-import io.tablestorecdc.checkpoint.tunnel.PageReadAhead;
-import io.tablestorecdc.checkpoint.tunnel.ReadResult;
-import io.tablestorecdc.checkpoint.tunnel.RecordPage;
+import io.tablestorecdc.checkpoint.read.ChannelResponse;
+import io.tablestorecdc.checkpoint.read.TunnelPages;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
@@ -25,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -34,14 +32,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the channels assigned to one reader, one {@code readRecords} call per fetch, round robin.
+ * Reads the channels assigned to one reader, one {@code readRecords} call per fetch, round robin,
+ * each through the core's {@link io.tablestorecdc.checkpoint.read.ChannelReader} (positions,
+ * responses, the end position); this class only schedules them. A fetch hands the engine the new
+ * records of one response as views ({@link ChannelRecord}), decoded when the emitter writes them.
  *
  * <p>A channel whose response said "no more records right now" is polled again only after a short
  * back-off, so idle stream channels cost one small request per back-off. A {@code finished} next
  * token finishes the split. Reads use the enumerator's tunnel client id, which arrives by event.
  * Paused channels (watermark alignment) are not read until resumed. While the engine handles one
- * response, the next due channel's page is already requested ({@link PageReadAhead}: two requests
- * in flight per reader, one page of memory more), except with an end position, where a read's start
+ * response, the next due channel's page is already requested ({@link TunnelPages}: two requests in
+ * flight per reader, one page of memory more), except with an end position, where a read's start
  * time decides whether a caught-up channel has stopped.
  *
  * <p>With an end position ({@code scan.bounded.stop-at}) a channel's split also ends, as
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * that). Base-data channels carry no commit times and are read to their end.
  */
 @Internal
-public final class ChannelSplitReader implements SplitReader<PositionedRecord, ChannelSplit> {
+public final class ChannelSplitReader implements SplitReader<ChannelRecord, ChannelSplit> {
 
     static final Duration IDLE_BACKOFF = Duration.ofMillis(200);
 
@@ -67,12 +68,13 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
 
     private final TunnelProxy proxy;
     private final ExecutorService aheadThread;
-    private final PageReadAhead ahead;
+    private final TunnelPages pages;
     private final Supplier<Optional<TunnelClientId>> client;
-    private final Map<String, ChannelCursor> cursors = new LinkedHashMap<>();
+    private final Map<String, ScheduledChannel> channels = new LinkedHashMap<>();
     private final Set<String> paused = new HashSet<>();
     private final Object wakeUp = new Object();
     private final FetchedChannels fetched;
+    private final Optional<Instant> stopAt;
     private final long stopAtMicros;
 
     /** A reader of continuous channels (no end position). */
@@ -97,107 +99,102 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
                             t.setDaemon(true);
                             return t;
                         });
-        this.ahead = new PageReadAhead(proxy, aheadThread);
+        this.pages = TunnelPages.readingAhead(proxy, aheadThread);
         this.client = client;
         this.fetched = fetched;
+        this.stopAt = stopAt;
         this.stopAtMicros =
                 stopAt.map(t -> ChronoUnit.MICROS.between(Instant.EPOCH, t)).orElse(Long.MAX_VALUE);
     }
 
     @Override
-    public RecordsWithSplitIds<PositionedRecord> fetch() throws IOException {
-        RecordsBySplits.Builder<PositionedRecord> out = new RecordsBySplits.Builder<>();
+    public RecordsWithSplitIds<ChannelRecord> fetch() throws IOException {
         Optional<TunnelClientId> id = client.get();
-        Optional<ChannelCursor> next = id.isPresent() ? nextDue() : Optional.empty();
+        Optional<ScheduledChannel> next = id.isPresent() ? nextDue() : Optional.empty();
         if (next.isEmpty()) {
             pause();
-            return out.build();
+            return ResponseRecords.ended(Set.of());
         }
-        ChannelCursor cursor = next.get();
-        if (fetched.isSkipped(cursor.channelId())) {
+        ScheduledChannel channel = next.get();
+        if (fetched.isSkipped(channel.channelId())) {
             LOG.warn(
                     "Not reading channel {}: the tunnel server can no longer serve it"
                             + " (on.server.ahead=skip)",
-                    cursor.channelId());
-            end(cursor, out);
-            return out.build();
+                    channel.channelId());
+            end(channel);
+            return ResponseRecords.ended(Set.of(channel.channelId()));
         }
-        read(id.get(), cursor, out);
+        ResponseRecords records = read(id.get(), channel);
         requestNextPage(id.get());
-        return out.build();
+        return records;
     }
 
-    private void read(
-            TunnelClientId id, ChannelCursor cursor, RecordsBySplits.Builder<PositionedRecord> out)
-            throws IOException {
+    /** Reads one response of {@code channel}; its records go to the engine with their positions. */
+    private ResponseRecords read(TunnelClientId id, ScheduledChannel channel) throws IOException {
         long startedMillis = fetched.nowMillis();
-        ReadResult result;
+        ChannelResponse response;
         try {
-            result = ahead.read(id, cursor.channelId(), cursor.position().token());
+            response = channel.reader(pages, id).takeResponse();
         } catch (TunnelException e) {
             throw new IOException(
-                    "Reading channel " + cursor.channelId() + " failed: " + e.getMessage(), e);
+                    "Reading channel " + channel.channelId() + " failed: " + e.getMessage(), e);
         }
-        List<PositionedRecord> records = cursor.apply(result, stopAtMicros);
-        noteFetch(cursor, result);
-        if (!records.isEmpty()) {
-            out.addAll(cursor.channelId(), records);
-        }
-        stopIfCaughtUpPastTheEnd(cursor, result, startedMillis);
-        if (cursor.isFinished() || cursor.isStopped()) {
-            end(cursor, out);
-        } else if (!result.mayMoreRecord()) {
-            cursor.backOffUntil(System.nanoTime() + IDLE_BACKOFF.toNanos());
+        noteFetch(channel, response);
+        stopIfCaughtUpPastTheEnd(channel, response, startedMillis);
+        Set<String> ended = Set.of();
+        if (channel.isFinished() || channel.isStopped()) {
+            end(channel);
+            ended = Set.of(channel.channelId());
+        } else if (!response.mayMoreRecord()) {
+            channel.backOffUntil(System.nanoTime() + IDLE_BACKOFF.toNanos());
         }
         // Round robin: the channel just read goes to the back.
-        if (cursors.remove(cursor.channelId()) != null) {
-            cursors.put(cursor.channelId(), cursor);
+        if (channels.remove(channel.channelId()) != null) {
+            channels.put(channel.channelId(), channel);
         }
+        return ResponseRecords.of(response, ended);
     }
 
     /** Asks for the page the next fetch will read, while this fetch's records are handled. */
     private void requestNextPage(TunnelClientId id) {
-        if (stopAtMicros == Long.MAX_VALUE) {
-            nextDue().ifPresent(c -> ahead.request(id, c.channelId(), c.position().token()));
+        if (stopAt.isEmpty()) {
+            nextDue().ifPresent(c -> c.reader(pages, id).readAhead());
         }
     }
 
-    private void noteFetch(ChannelCursor cursor, ReadResult result) {
-        RecordPage page = result.page();
-        long newest = page.size() == 0 ? 0 : page.sequence(page.size() - 1).timestampMicros();
-        boolean mayMore = result.mayMoreRecord() || cursor.isStopped();
+    private void noteFetch(ScheduledChannel channel, ChannelResponse response) {
+        boolean mayMore = response.mayMoreRecord() || channel.isStopped();
         fetched.fetched(
-                cursor.channelId(),
-                Math.min(newest, stopAtMicros) / 1000,
+                channel.channelId(),
+                Math.min(response.newestCommitMicros(), stopAtMicros) / 1000,
                 mayMore,
-                cursor.position());
+                channel.position());
     }
 
     private void stopIfCaughtUpPastTheEnd(
-            ChannelCursor cursor, ReadResult result, long startedMillis) {
+            ScheduledChannel channel, ChannelResponse response, long startedMillis) {
         boolean pastGrace =
-                stopAtMicros != Long.MAX_VALUE
+                stopAt.isPresent()
                         && startedMillis * 1000 >= stopAtMicros + STOP_GRACE.toNanos() / 1000;
-        if (pastGrace && cursor.mayStopWhenCaughtUp() && !result.mayMoreRecord()) {
-            cursor.stop();
+        if (pastGrace && channel.mayStopWhenCaughtUp() && !response.mayMoreRecord()) {
+            channel.stopCaughtUp();
         }
     }
 
-    private void end(ChannelCursor cursor, RecordsBySplits.Builder<PositionedRecord> out) {
-        if (cursor.isStopped() && !cursor.isFinished()) {
-            fetched.stopped(cursor.channelId());
+    private void end(ScheduledChannel channel) {
+        if (channel.isStopped() && !channel.isFinished()) {
+            fetched.stopped(channel.channelId());
         }
-        fetched.forget(cursor.channelId());
-        cursors.remove(cursor.channelId());
-        paused.remove(cursor.channelId());
-        out.addFinishedSplit(cursor.channelId());
+        fetched.forget(channel.channelId());
+        channels.remove(channel.channelId());
+        paused.remove(channel.channelId());
     }
 
-    private Optional<ChannelCursor> nextDue() {
+    private Optional<ScheduledChannel> nextDue() {
         long now = System.nanoTime();
-        for (ChannelCursor cursor : cursors.values()) {
-            if (!paused.contains(cursor.channelId()) && cursor.isDue(now)) {
-                return Optional.of(cursor);
+        for (ScheduledChannel channel : channels.values()) {
+            if (!paused.contains(channel.channelId()) && channel.isDue(now)) {
+                return Optional.of(channel);
             }
         }
         return Optional.empty();
@@ -220,9 +217,10 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
                     "Unsupported splits change " + splitsChanges.getClass().getSimpleName());
         }
         for (ChannelSplit split : splitsChanges.splits()) {
-            ChannelCursor cursor = new ChannelCursor(split.splitId(), split.position());
-            cursors.put(
-                    split.splitId(), split.type() == ChannelType.STREAM ? cursor : cursor.base());
+            boolean baseData = split.type() != ChannelType.STREAM;
+            channels.put(
+                    split.splitId(),
+                    new ScheduledChannel(split.splitId(), split.position(), baseData, stopAt));
         }
     }
 
@@ -246,7 +244,7 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
         // A request in flight ends before the client closes; its page is dropped. No thread
         // outlives the reader (Flink closes the job's classloader right after).
         CloseSequence.of("the channel reader")
-                .then("drop the page read ahead", ahead::drop)
+                .then("drop the page read ahead", pages::drop)
                 .thenStop("stop the read-ahead thread", aheadThread, READ_AHEAD_STOP_MILLIS)
                 .then("close the tunnel client", proxy::close)
                 .finish();
@@ -259,6 +257,6 @@ public final class ChannelSplitReader implements SplitReader<PositionedRecord, C
 
     /** Ids of the channels being read, in polling order (for tests). */
     List<String> channelIds() {
-        return new ArrayList<>(cursors.keySet());
+        return new ArrayList<>(channels.keySet());
     }
 }

@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
 @Internal
 public final class TablestoreCdcSourceReader<T>
         extends SingleThreadMultiplexSourceReaderBase<
-                PositionedRecord, T, ChannelSplit, ChannelSplitState> {
+                ChannelRecord, T, ChannelSplit, ChannelSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TablestoreCdcSourceReader.class);
 
@@ -95,7 +95,7 @@ public final class TablestoreCdcSourceReader<T>
     private boolean started;
 
     public TablestoreCdcSourceReader(
-            Supplier<SplitReader<PositionedRecord, ChannelSplit>> splitReaderSupplier,
+            Supplier<SplitReader<ChannelRecord, ChannelSplit>> splitReaderSupplier,
             ChangeRecordEmitter<T> emitter,
             AtomicReference<TunnelClientId> client,
             FetchedChannels fetched,

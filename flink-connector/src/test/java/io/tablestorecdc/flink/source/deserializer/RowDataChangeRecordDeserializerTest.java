@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.tunnel.RecordPage;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.RowData;
@@ -101,6 +102,73 @@ class RowDataChangeRecordDeserializerTest {
                                                 put("qty", CellValue.ofInteger(1L << 40)))))
                 .isInstanceOf(InvalidChangeRecordException.class)
                 .hasMessageContaining("Column 'qty'");
+    }
+
+    @Test
+    void theWriterWritesTheDeserializersRowStraightFromTheChange() throws Exception {
+        List<ChangeRecord> changes =
+                List.of(
+                        change(
+                                ChangeRecord.Action.PUT,
+                                put("ok", CellValue.ofBoolean(true)),
+                                put("name", CellValue.ofString("äpfel")),
+                                put("qty", CellValue.ofInteger(3)),
+                                put("price", CellValue.ofInteger(2)),
+                                put("blob", CellValue.ofBinary(new byte[] {1, 2}))),
+                        change(
+                                ChangeRecord.Action.UPDATE,
+                                put("qty", CellValue.ofInteger(4)),
+                                put("price", CellValue.ofDouble(1.5)),
+                                new ColumnChange(
+                                        "name", ColumnOperation.DELETE_ALL_VERSION, null, 0)),
+                        // a later put wins; a deletion after a put leaves the put; unknown columns
+                        // are ignored; a column named as the key does not replace it
+                        change(
+                                ChangeRecord.Action.UPDATE,
+                                put("qty", CellValue.ofInteger(1)),
+                                put("qty", CellValue.ofInteger(2)),
+                                put("name", CellValue.ofString("kept")),
+                                new ColumnChange(
+                                        "name", ColumnOperation.DELETE_ONE_VERSION, null, 9),
+                                put("unknown", CellValue.ofString("x")),
+                                put("id", CellValue.ofInteger(99))),
+                        change(ChangeRecord.Action.DELETE));
+        ChangeWriter<RowData> writer = deserializer.changeWriter().orElseThrow();
+
+        for (ChangeRecord change : changes) {
+            RecordPage.of(List.of(change)).visit(0, writer);
+
+            assertThat(writer.action()).isEqualTo(change.action());
+            assertThat(writer.finish()).as("%s", change).isEqualTo(deserializer.toRowData(change));
+        }
+    }
+
+    @Test
+    void theWriterLeavesWhatTheDeserializerMustNameToIt() {
+        ChangeWriter<RowData> writer = deserializer.changeWriter().orElseThrow();
+        RowDataChangeRecordDeserializer notNullName =
+                new RowDataChangeRecordDeserializer(
+                        RowType.of(
+                                new LogicalType[] {new BigIntType(), new VarCharType(false, 10)},
+                                new String[] {"id", "name"}),
+                        TypeInformation.of(RowData.class));
+        ChangeWriter<RowData> notNullWriter = notNullName.changeWriter().orElseThrow();
+
+        RecordPage.of(List.of(change(ChangeRecord.Action.PUT, put("qty", CellValue.ofString("x")))))
+                .visit(0, writer);
+        assertThat(writer.finish()).as("a value of another type").isNull();
+        RecordPage.of(
+                        List.of(
+                                change(
+                                        ChangeRecord.Action.PUT,
+                                        put("qty", CellValue.ofInteger(1L << 40)))))
+                .visit(0, writer);
+        assertThat(writer.finish()).as("an integer too wide for INT").isNull();
+        RecordPage.of(List.of(change(ChangeRecord.Action.PUT))).visit(0, notNullWriter);
+        assertThat(notNullWriter.finish()).as("a NOT NULL field without a value").isNull();
+        RecordPage.of(List.of(change(ChangeRecord.Action.PUT, put("qty", CellValue.ofInteger(5)))))
+                .visit(0, writer);
+        assertThat(writer.finish().getInt(2)).as("the next change starts afresh").isEqualTo(5);
     }
 
     @Test

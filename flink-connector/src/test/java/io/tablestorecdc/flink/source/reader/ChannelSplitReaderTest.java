@@ -2,6 +2,7 @@ package io.tablestorecdc.flink.source.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.TunnelType;
@@ -38,7 +39,7 @@ class ChannelSplitReaderTest {
     void readsEveryRecordWithThePositionAfterItThenFinishes() throws Exception {
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
 
-        List<PositionedRecord> records = new ArrayList<>();
+        List<Taken> records = new ArrayList<>();
         Set<String> finished = drain(records);
 
         assertThat(records)
@@ -50,7 +51,7 @@ class ChannelSplitReaderTest {
                         "PUT id=4 v='v4'",
                         "PUT id=5 v='v5'");
         assertThat(records)
-                .extracting(PositionedRecord::after)
+                .extracting(Taken::after)
                 .containsExactly(
                         ChannelPosition.at("a@0", 1),
                         ChannelPosition.at("a@2"),
@@ -66,7 +67,7 @@ class ChannelSplitReaderTest {
         reader.handleSplitsChanges(
                 new SplitsAddition<>(List.of(split(ChannelPosition.at("a@2", 1)))));
 
-        List<PositionedRecord> records = new ArrayList<>();
+        List<Taken> records = new ArrayList<>();
         drain(records);
 
         assertThat(records)
@@ -84,7 +85,7 @@ class ChannelSplitReaderTest {
         skipping.handleSplitsChanges(
                 new SplitsAddition<>(List.of(split(ChannelPosition.at("a@2", 1)))));
 
-        RecordsWithSplitIds<PositionedRecord> batch = skipping.fetch();
+        RecordsWithSplitIds<ChannelRecord> batch = skipping.fetch();
 
         assertThat(batch.nextSplit()).isNull();
         assertThat(batch.finishedSplits()).containsExactly("a");
@@ -97,7 +98,7 @@ class ChannelSplitReaderTest {
         client.set(null);
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
 
-        RecordsWithSplitIds<PositionedRecord> batch = reader.fetch();
+        RecordsWithSplitIds<ChannelRecord> batch = reader.fetch();
 
         assertThat(batch.nextSplit()).isNull();
         assertThat(batch.finishedSplits()).isEmpty();
@@ -123,7 +124,7 @@ class ChannelSplitReaderTest {
         reader.handleSplitsChanges(new SplitsAddition<>(List.of(a, b)));
         reader.pauseOrResumeSplits(List.of(a), List.of());
 
-        List<PositionedRecord> records = new ArrayList<>();
+        List<Taken> records = new ArrayList<>();
         assertThat(drain(records)).containsExactly("b");
         assertThat(records).extracting(r -> r.record().channelId()).containsOnly("b");
         assertThat(reader.pausedChannelIds()).containsExactly("a");
@@ -149,7 +150,7 @@ class ChannelSplitReaderTest {
         bounded.handleSplitsChanges(
                 new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
 
-        List<PositionedRecord> records = new ArrayList<>();
+        List<Taken> records = new ArrayList<>();
         Set<String> ended = drain(bounded, records);
 
         assertThat(records)
@@ -169,7 +170,7 @@ class ChannelSplitReaderTest {
         FetchedChannels future = new FetchedChannels();
         ChannelSplitReader notYet = boundedAt(now.plusSeconds(3600), future);
         notYet.handleSplitsChanges(new SplitsAddition<>(List.of(b)));
-        List<PositionedRecord> records = new ArrayList<>();
+        List<Taken> records = new ArrayList<>();
         assertThat(drain(notYet, records)).isEmpty();
         assertThat(records).hasSize(2);
         assertThat(future.millisBehindLatest("b")).hasValue(0); // caught up
@@ -190,7 +191,7 @@ class ChannelSplitReaderTest {
         bounded.handleSplitsChanges(
                 new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
 
-        List<PositionedRecord> records = new ArrayList<>();
+        List<Taken> records = new ArrayList<>();
         assertThat(drain(bounded, records)).containsExactly("a");
 
         assertThat(records).hasSize(5);
@@ -216,7 +217,7 @@ class ChannelSplitReaderTest {
             assertThat(System.nanoTime()).as("b@0 requested ahead").isLessThan(deadline);
             Thread.onSpinWait();
         }
-        List<PositionedRecord> records = new ArrayList<>();
+        List<Taken> records = new ArrayList<>();
         Set<String> finished = drain(ahead, records, 2);
         ahead.close();
 
@@ -237,32 +238,34 @@ class ChannelSplitReaderTest {
                 server, () -> Optional.ofNullable(client.get()), fetched, Optional.of(stopAt));
     }
 
-    private Set<String> drain(List<PositionedRecord> records) throws Exception {
+    private Set<String> drain(List<Taken> records) throws Exception {
         return drain(reader, records);
     }
 
-    private static Set<String> drain(ChannelSplitReader reader, List<PositionedRecord> records)
+    private static Set<String> drain(ChannelSplitReader reader, List<Taken> records)
             throws Exception {
         return drain(reader, records, 1);
     }
 
     /** Fetches (at most 20 times) until {@code splits} splits ended. */
-    private static Set<String> drain(
-            ChannelSplitReader reader, List<PositionedRecord> records, int splits)
+    private static Set<String> drain(ChannelSplitReader reader, List<Taken> records, int splits)
             throws Exception {
         Set<String> finished = new java.util.TreeSet<>();
         for (int i = 0; i < 20 && finished.size() < splits; i++) {
-            RecordsWithSplitIds<PositionedRecord> batch = reader.fetch();
+            RecordsWithSplitIds<ChannelRecord> batch = reader.fetch();
             while (batch.nextSplit() != null) {
-                PositionedRecord r;
+                ChannelRecord r;
                 while ((r = batch.nextRecordFromSplit()) != null) {
-                    records.add(r);
+                    records.add(new Taken(r.record(), r.positionAfter()));
                 }
             }
             finished.addAll(batch.finishedSplits());
         }
         return finished;
     }
+
+    /** What the emitter would see of one record: the change and the position after it. */
+    private record Taken(ChangeRecord record, ChannelPosition after) {}
 
     private static ChannelSplit split(ChannelPosition position) {
         return new ChannelSplit("a", ChannelType.STREAM, position);
