@@ -17,9 +17,10 @@ import java.util.List;
  * The records of one {@code readrecords} response as the server sent them, PlainBuffer bytes
  * decoded only when a reader delivers a record, straight from the bytes into its visitor: no SDK
  * {@code StreamRecord}, no string per column name or string value unless a visitor asks for one. It
- * walks each record exactly as {@link ChangeRecordConverter} walks the SDK's decoding of it (the
- * same parts, names, values and checks; {@code PlainBufferRecordPageITCase} holds them side by
- * side), so either page gives the same {@link ChangeRecord}s and rows.
+ * walks each record exactly as the SDK's decoding of it is walked (test code's {@code
+ * ChangeRecordConverter}: the same parts, names, values and checks; {@code
+ * PlainBufferRecordPageITCase} holds them side by side), so either page gives the same {@link
+ * ChangeRecord}s and rows.
  *
  * <p>Not thread-safe: read by one thread at a time.
  */
@@ -50,7 +51,7 @@ final class PlainBufferRecordPage implements RecordPage {
 
     @Override
     public ChangeRecord record(int index) {
-        ChangeRecordConverter.Builder builder = new ChangeRecordConverter.Builder();
+        ChangeRecordBuilder builder = new ChangeRecordBuilder();
         visit(index, builder);
         return builder.build();
     }
@@ -90,8 +91,7 @@ final class PlainBufferRecordPage implements RecordPage {
             int i = before.keyCount + c;
             String name = beforeNames.of(c, before, i);
             if (before.cellType[i] != PlainBufferRow.NONE) {
-                throw ChangeRecordConverter.malformed(
-                        channelId, "before-image column " + name + " without a value");
+                throw malformed(channelId, "before-image column " + name + " without a value");
             }
             visitor.before(
                     c,
@@ -121,7 +121,7 @@ final class PlainBufferRecordPage implements RecordPage {
         try {
             target.parse(bytes, length, withKey);
         } catch (PlainBufferRow.Malformed e) {
-            throw ChangeRecordConverter.malformed(channelId, e.getMessage());
+            throw malformed(channelId, e.getMessage());
         }
     }
 
@@ -140,20 +140,17 @@ final class PlainBufferRecordPage implements RecordPage {
             case DELETE_ROW:
                 return Action.DELETE;
             default:
-                throw ChangeRecordConverter.malformed(
-                        channelId, "unknown record type " + record.getActionType());
+                throw malformed(channelId, "unknown record type " + record.getActionType());
         }
     }
 
     private Cell keyCell(String name, int i) {
         byte type = row.valueType[i];
         if (type == PlainBufferRow.VT_INF_MIN || type == PlainBufferRow.VT_INF_MAX) {
-            throw ChangeRecordConverter.malformed(
-                    channelId, "primary-key column " + name + " holds a range marker");
+            throw malformed(channelId, "primary-key column " + name + " holds a range marker");
         }
         if (type == PlainBufferRow.NONE) {
-            throw ChangeRecordConverter.malformed(
-                    channelId, "primary-key column " + name + " without a value");
+            throw malformed(channelId, "primary-key column " + name + " without a value");
         }
         return cell.at(row, i);
     }
@@ -300,5 +297,17 @@ final class PlainBufferRecordPage implements RecordPage {
                 throw new IllegalStateException("Cell value is " + type + ", not " + wanted);
             }
         }
+    }
+
+    /** A record the server sent that cannot be read, named with its channel. */
+    static TunnelException malformed(String channelId, String what) {
+        return new TunnelException(
+                TunnelException.Kind.MALFORMED_RESPONSE,
+                "The tunnel server sent "
+                        + what
+                        + " in channel "
+                        + channelId
+                        + "; the record cannot be read. This is a server or SDK incompatibility:"
+                        + " report it with the SDK version.");
     }
 }

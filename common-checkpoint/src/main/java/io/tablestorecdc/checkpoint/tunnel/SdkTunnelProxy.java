@@ -6,7 +6,6 @@ import com.alicloud.openservices.tablestore.TunnelClientInterface;
 import com.alicloud.openservices.tablestore.core.ResourceManager;
 import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
 import com.alicloud.openservices.tablestore.model.NoRetryStrategy;
-import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
@@ -24,7 +23,6 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.GetCheckpointR
 import com.alicloud.openservices.tablestore.model.tunnel.internal.GetCheckpointResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsRequest;
-import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ShutdownTunnelRequest;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
@@ -54,8 +52,8 @@ import java.util.Optional;
 public final class SdkTunnelProxy implements TunnelProxy {
 
     // The SDK's own "maybe more" rule when the server omits may_more_record (§1.3).
-    private static final int MAY_MORE_RECORDS = 500;
-    private static final int MAY_MORE_BYTES = 900 * 1024;
+    static final int MAY_MORE_RECORDS = 500;
+    static final int MAY_MORE_BYTES = 900 * 1024;
 
     private final TunnelClientInterface client;
     private final String description;
@@ -63,26 +61,31 @@ public final class SdkTunnelProxy implements TunnelProxy {
     private final SecretRedactor redactor;
     private final TunnelMetrics metrics;
     // The records' undecoded path; absent for a client of tests, which reads through the SDK.
-    private final RawReadRecords rawReads;
+    private final Optional<RawReadRecords> rawReads;
+    private final RecordReads reads;
 
+    /** A proxy over a client of tests, reading records with {@code reads}. */
     SdkTunnelProxy(
             TunnelClientInterface client,
+            RecordReads reads,
             String description,
             TransientRetry retry,
             SecretRedactor redactor,
             TunnelMetrics metrics) {
-        this(client, null, description, retry, redactor, metrics);
+        this(client, Optional.empty(), reads, description, retry, redactor, metrics);
     }
 
     private SdkTunnelProxy(
             TunnelClientInterface client,
-            RawReadRecords rawReads,
+            Optional<RawReadRecords> rawReads,
+            RecordReads reads,
             String description,
             TransientRetry retry,
             SecretRedactor redactor,
             TunnelMetrics metrics) {
         this.client = Objects.requireNonNull(client, "client");
         this.rawReads = rawReads;
+        this.reads = Objects.requireNonNull(reads, "reads");
         this.description = Objects.requireNonNull(description, "description");
         this.retry = Objects.requireNonNull(retry, "retry");
         this.redactor = Objects.requireNonNull(redactor, "redactor");
@@ -125,7 +128,8 @@ public final class SdkTunnelProxy implements TunnelProxy {
                         + credentials.describe();
         return new SdkTunnelProxy(
                 client,
-                rawReads,
+                Optional.of(rawReads),
+                (request, channelId) -> toReadResult(rawReads.read(request), channelId),
                 description,
                 TransientRetry.withRealClock(policy, metrics, redactor),
                 redactor,
@@ -365,44 +369,23 @@ public final class SdkTunnelProxy implements TunnelProxy {
             throw new IllegalArgumentException(
                     "Channel " + channelId + " is finished; there is nothing to read after it");
         }
-        if (rawReads != null) {
-            return toReadResult(readUndecoded(id, channelId, token), channelId);
-        }
         ReadRecordsRequest request =
                 new ReadRecordsRequest(id.tunnelId(), id.clientId(), channelId, token);
-        ReadRecordsResponse response =
-                retry.call(
-                        "readRecords",
-                        channelTarget(id, channelId),
-                        () -> client.readRecords(request));
-        return toReadResult(response, channelId);
-    }
-
-    static ReadResult toReadResult(ReadRecordsResponse response, String channelId) {
-        List<StreamRecord> raw = response.getRecords();
-        RecordPage records = new SdkRecordPage(raw == null ? List.of() : raw, channelId);
-        String nextToken = response.getNextToken();
-        ChannelPosition next =
-                nextToken == null ? ChannelPosition.finished() : ChannelPosition.at(nextToken);
-        int size = Math.max(0, response.getMemoizedSerializedSize());
-        Boolean mayMore = response.getMayMoreRecord();
-        boolean more =
-                mayMore != null
-                        ? mayMore
-                        : records.size() > MAY_MORE_RECORDS || size > MAY_MORE_BYTES;
-        return new ReadResult(records, next, more, size);
+        return retry.call(
+                "readRecords", channelTarget(id, channelId), () -> reads.read(request, channelId));
     }
 
     /** One response of {@code readrecords} as the server sent it, its records undecoded. */
     TunnelServiceApi.ReadRecordsResponse readUndecoded(
             TunnelClientId id, String channelId, String token) {
-        if (rawReads == null) {
-            throw new IllegalStateException("This proxy reads records through the SDK's decoding");
-        }
+        RawReadRecords raw =
+                rawReads.orElseThrow(
+                        () ->
+                                new IllegalStateException(
+                                        "This proxy reads records through the SDK's decoding"));
         ReadRecordsRequest request =
                 new ReadRecordsRequest(id.tunnelId(), id.clientId(), channelId, token);
-        return retry.call(
-                "readRecords", channelTarget(id, channelId), () -> rawReads.read(request));
+        return retry.call("readRecords", channelTarget(id, channelId), () -> raw.read(request));
     }
 
     /** As the SDK's {@code ResponseFactory.createReadRecordsResponse} reads the message. */

@@ -67,7 +67,7 @@ class ConvertedPageTest {
 
         assertThat(page.size()).isEqualTo(RECORDS.size());
         for (int i = 0; i < page.size(); i++) {
-            ChangeRecordConverter.Builder builder = new ChangeRecordConverter.Builder();
+            ChangeRecordBuilder builder = new ChangeRecordBuilder();
             page.visit(i, builder);
 
             assertThat(builder.build()).as("record %d", i).isEqualTo(RECORDS.get(i));
@@ -78,7 +78,7 @@ class ConvertedPageTest {
 
     @Test
     void visitingKeepsAStringsUtf8Bytes() {
-        ChangeRecordConverter.Builder builder = new ChangeRecordConverter.Builder();
+        ChangeRecordBuilder builder = new ChangeRecordBuilder();
         RecordPage.of(RECORDS).visit(0, builder);
 
         assertThat(builder.build().primaryKey().get(0).value().utf8()).isSameAs(UTF8);

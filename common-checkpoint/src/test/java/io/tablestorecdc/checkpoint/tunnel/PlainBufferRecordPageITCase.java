@@ -129,7 +129,7 @@ class PlainBufferRecordPageITCase {
         int count = 0;
         for (TunnelServiceApi.ReadRecordsResponse message : responses) {
             ReadResult ours = SdkTunnelProxy.toReadResult(message, ch);
-            ReadResult sdk = SdkTunnelProxy.toReadResult(sdkResponse(message), ch);
+            ReadResult sdk = SdkDecodedReads.toReadResult(sdkResponse(message), ch);
             assertThat(ours.next()).isEqualTo(sdk.next());
             assertThat(ours.mayMoreRecord()).isEqualTo(sdk.mayMoreRecord());
             assertThat(ours.records()).isEqualTo(sdk.records());
@@ -150,7 +150,7 @@ class PlainBufferRecordPageITCase {
         } catch (RuntimeException e) {
             return Optional.empty(); // the SDK could not parse it
         }
-        return convert(SdkTunnelProxy.toReadResult(decoded, "p-0").page());
+        return convert(SdkDecodedReads.toReadResult(decoded, "p-0").page());
     }
 
     private static Optional<ChangeRecord> ourDecoding(TunnelServiceApi.Record record) {

@@ -63,7 +63,7 @@ class SdkRecordPageTest {
     void visitingWithTheBuilderGivesTheRecordForEveryRecordOfThePage() {
         assertThat(page.size()).isEqualTo(sdkRecords.size());
         for (int i = 0; i < page.size(); i++) {
-            ChangeRecordConverter.Builder builder = new ChangeRecordConverter.Builder();
+            ChangeRecordBuilder builder = new ChangeRecordBuilder();
             page.visit(i, builder);
 
             assertThat(builder.build()).as("record %d", i).isEqualTo(page.record(i));
@@ -306,7 +306,7 @@ class SdkRecordPageTest {
                         e -> assertThat(e.kind()).isEqualTo(Kind.MALFORMED_RESPONSE))
                 .hasMessageContaining(message)
                 .hasMessageContaining("ch-bad");
-        assertThatThrownBy(() -> mixed.visit(1, new ChangeRecordConverter.Builder()))
+        assertThatThrownBy(() -> mixed.visit(1, new ChangeRecordBuilder()))
                 .isInstanceOfSatisfying(
                         TunnelException.class,
                         e -> assertThat(e.kind()).isEqualTo(Kind.MALFORMED_RESPONSE))

@@ -56,6 +56,7 @@ class SdkTunnelProxyTest {
     private final SdkTunnelProxy proxy =
             new SdkTunnelProxy(
                     sdk,
+                    SdkDecodedReads.of(sdk),
                     "test",
                     new TransientRetry(
                             new TunnelRetryPolicy(3, Duration.ZERO, Duration.ZERO),
@@ -425,8 +426,8 @@ class SdkTunnelProxyTest {
         big.setNextToken("next");
         big.setMemoizedSerializedSize(1024 * 1024);
 
-        ReadResult idle = SdkTunnelProxy.toReadResult(small, "c1");
-        ReadResult busy = SdkTunnelProxy.toReadResult(big, "c1");
+        ReadResult idle = SdkDecodedReads.toReadResult(small, "c1");
+        ReadResult busy = SdkDecodedReads.toReadResult(big, "c1");
 
         assertThat(idle.mayMoreRecord()).isFalse();
         assertThat(idle.next()).isEqualTo(ChannelPosition.at("next"));

@@ -26,7 +26,7 @@ final class SdkCells {
 
         KeyCell of(String name, PrimaryKeyValue v) {
             if (v.isInfMin() || v.isInfMax() || v.isPlaceHolderForAutoIncr()) {
-                throw ChangeRecordConverter.malformed(
+                throw PlainBufferRecordPage.malformed(
                         channelId, "primary-key column " + name + " holds a range marker");
             }
             switch (v.getType()) {
@@ -40,7 +40,7 @@ final class SdkCells {
                     type = CellValue.Type.BINARY;
                     break;
                 default:
-                    throw ChangeRecordConverter.malformed(
+                    throw PlainBufferRecordPage.malformed(
                             channelId, "primary-key column " + name + " has type " + v.getType());
             }
             value = v;
@@ -104,7 +104,7 @@ final class SdkCells {
 
         ColumnCell of(String name, ColumnValue v) {
             if (v == null || v.getValue() == null) {
-                throw ChangeRecordConverter.malformed(
+                throw PlainBufferRecordPage.malformed(
                         channelId, "a PUT of column " + name + " without a value");
             }
             type = typeOf(name, v);

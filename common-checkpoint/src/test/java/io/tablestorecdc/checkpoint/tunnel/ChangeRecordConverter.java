@@ -9,18 +9,17 @@ import com.alicloud.openservices.tablestore.model.StreamRecord;
 import io.tablestorecdc.checkpoint.model.Cell;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
-import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
-import io.tablestorecdc.checkpoint.tunnel.TunnelException.Kind;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Walks the SDK's {@link StreamRecord} for a {@link ChangeVisitor}, checking what the server sent,
- * and builds our {@link ChangeRecord} that way; no SDK type leaves the tunnel package (and none
- * travels through engine serialization). Not thread-safe: one instance per page of records.
+ * and builds our {@link ChangeRecord} that way: the SDK's decoding of a response, kept in test code
+ * as the reference {@link PlainBufferRecordPage} is held against ({@code
+ * PlainBufferRecordPageITCase}) and for the tests that script the SDK's tunnel client. Not
+ * thread-safe: one instance per page.
  */
 final class ChangeRecordConverter {
 
@@ -44,7 +43,7 @@ final class ChangeRecordConverter {
     }
 
     ChangeRecord toChangeRecord(StreamRecord record) {
-        Builder builder = new Builder();
+        ChangeRecordBuilder builder = new ChangeRecordBuilder();
         visit(record, builder);
         return builder.build();
     }
@@ -76,7 +75,8 @@ final class ChangeRecordConverter {
         String name = beforeNames.of(index, column.getName());
         if (recordColumn.getColumnType() != RecordColumn.ColumnType.PUT
                 || column.getValue() == null) {
-            throw malformed(channelId, "before-image column " + name + " without a value");
+            throw PlainBufferRecordPage.malformed(
+                    channelId, "before-image column " + name + " without a value");
         }
         long timestamp = column.hasSetTimestamp() ? column.getTimestamp() : 0L;
         v.before(index, count, name, columnCell.of(name, column.getValue()), timestamp);
@@ -89,7 +89,7 @@ final class ChangeRecordConverter {
 
     private Action action(StreamRecord record) {
         if (record.getRecordType() == null) {
-            throw malformed(channelId, "a record without an action type");
+            throw PlainBufferRecordPage.malformed(channelId, "a record without an action type");
         }
         switch (record.getRecordType()) {
             case PUT:
@@ -99,13 +99,14 @@ final class ChangeRecordConverter {
             case DELETE:
                 return Action.DELETE;
             default:
-                throw malformed(channelId, "unknown record type " + record.getRecordType());
+                throw PlainBufferRecordPage.malformed(
+                        channelId, "unknown record type " + record.getRecordType());
         }
     }
 
     private void visitPrimaryKey(PrimaryKey pk, ChangeVisitor visitor) {
         if (pk == null || pk.isEmpty()) {
-            throw malformed(channelId, "a record without a primary key");
+            throw PlainBufferRecordPage.malformed(channelId, "a record without a primary key");
         }
         PrimaryKeyColumn[] columns = pk.getPrimaryKeyColumns();
         for (int i = 0; i < columns.length; i++) {
@@ -133,7 +134,7 @@ final class ChangeRecordConverter {
             case DELETE_ALL_VERSION:
                 return ColumnOperation.DELETE_ALL_VERSION;
             default:
-                throw malformed(
+                throw PlainBufferRecordPage.malformed(
                         channelId,
                         "column " + name + " with operation " + recordColumn.getColumnType());
         }
@@ -143,71 +144,5 @@ final class ChangeRecordConverter {
         return info == null
                 ? SequenceInfo.NONE
                 : new SequenceInfo(info.getEpoch(), info.getTimestamp(), info.getRowIndex());
-    }
-
-    static TunnelException malformed(String channelId, String what) {
-        return new TunnelException(
-                Kind.MALFORMED_RESPONSE,
-                "The tunnel server sent "
-                        + what
-                        + " in channel "
-                        + channelId
-                        + "; the record cannot be read. This is a server or SDK incompatibility:"
-                        + " report it with the SDK version.");
-    }
-
-    /** Builds the {@link ChangeRecord} one walk describes; one builder per record. */
-    static final class Builder implements ChangeVisitor {
-        private Action action;
-        private SequenceInfo sequence;
-        private String channelId;
-        private final List<ChangeRecord.PrimaryKeyColumn> primaryKey = new ArrayList<>(2);
-        private List<ColumnChange> columns = List.of();
-        private List<ColumnChange> before = List.of();
-
-        @Override
-        public void begin(Action action, int columnCount, SequenceInfo sequence, String channelId) {
-            this.action = action;
-            this.sequence = sequence;
-            this.channelId = channelId;
-            this.primaryKey.clear();
-            this.columns = new ArrayList<>(columnCount);
-            this.before = List.of();
-        }
-
-        @Override
-        public void primaryKey(int position, String name, Cell value) {
-            primaryKey.add(new ChangeRecord.PrimaryKeyColumn(name, value.toCellValue()));
-        }
-
-        @Override
-        public void column(
-                int index,
-                String name,
-                ColumnOperation operation,
-                Cell value,
-                long timestampMillis) {
-            columns.add(
-                    new ColumnChange(
-                            name,
-                            operation,
-                            value == null ? null : value.toCellValue(),
-                            timestampMillis));
-        }
-
-        @Override
-        public void before(
-                int index, int beforeCount, String name, Cell value, long timestampMillis) {
-            if (index == 0) {
-                before = new ArrayList<>(beforeCount);
-            }
-            before.add(
-                    new ColumnChange(
-                            name, ColumnOperation.PUT, value.toCellValue(), timestampMillis));
-        }
-
-        ChangeRecord build() {
-            return new ChangeRecord(action, primaryKey, columns, sequence, channelId, before);
-        }
     }
 }
