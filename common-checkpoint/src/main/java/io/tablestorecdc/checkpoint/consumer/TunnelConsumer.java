@@ -39,6 +39,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -398,6 +399,11 @@ public final class TunnelConsumer implements AutoCloseable {
         if (stoppedBy != null) {
             throw stoppedBy;
         }
+    }
+
+    /** Whether {@link #close()} was called: the consumer writes, pushes and reads nothing more. */
+    public boolean isClosed() {
+        return closed;
     }
 
     /** Whether a loss of the lease was seen. */
@@ -772,7 +778,12 @@ public final class TunnelConsumer implements AutoCloseable {
         }
     }
 
-    /** The meta table with every write fenced by the lease; reads change nothing. */
+    /**
+     * The meta table with every write fenced by the lease; reads change nothing. A write holds the
+     * lifecycle's read lock, so that {@link #close()} waits for the writes in flight and none
+     * starts after it: a write still running when the engine closes the consumer would otherwise
+     * find the lease released by that close and take it for a lost one.
+     */
     private final class FencedClient extends ForwardingMetaTableClient {
 
         FencedClient(MetaTableClient table) {
@@ -781,26 +792,44 @@ public final class TunnelConsumer implements AutoCloseable {
 
         @Override
         public PutOutcome putIfAbsent(MetaRow row) {
-            requireOwnership();
-            return super.putIfAbsent(row);
+            return fenced(() -> super.putIfAbsent(row));
         }
 
         @Override
         public List<PutOutcome> putAllIfAbsent(List<MetaRow> rows) {
-            requireOwnership();
-            return super.putAllIfAbsent(rows);
+            return fenced(() -> super.putAllIfAbsent(rows));
         }
 
         @Override
         public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
-            requireOwnership();
-            return super.replaceIf(row, column, expected);
+            return fenced(() -> super.replaceIf(row, column, expected));
         }
 
         @Override
         public void deleteAll(List<MetaRowKey> keys) {
-            requireOwnership();
-            super.deleteAll(keys);
+            fenced(
+                    () -> {
+                        super.deleteAll(keys);
+                        return null;
+                    });
+        }
+
+        private <T> T fenced(Supplier<T> write) {
+            lifecycle.readLock().lock();
+            try {
+                if (closed) {
+                    throw new IllegalStateException(
+                            "The consumer of tunnel '"
+                                    + setup.opener().tunnelName()
+                                    + "' is closed and has released its owner lease: it writes"
+                                    + " no meta row any more. A write started after the source"
+                                    + " stopped is dropped; the next run writes its own.");
+                }
+                requireOwnership();
+                return write.get();
+            } finally {
+                lifecycle.readLock().unlock();
+            }
         }
     }
 }

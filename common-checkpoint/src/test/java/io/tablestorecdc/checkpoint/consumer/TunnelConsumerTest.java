@@ -210,6 +210,29 @@ class TunnelConsumerTest {
         assertThat(restarted.holder()).isNotEqualTo(holder);
     }
 
+    /**
+     * A meta write still running when the engine closes the consumer (Flink's last checkpoint's
+     * purge after a stop with a savepoint) finds the lease released by that close: it is refused as
+     * a write of a closed consumer, not taken for a lost lease, so that the job restored from the
+     * savepoint starts.
+     */
+    @Test
+    void aWriteAfterCloseIsRefusedWithoutCountingTheReleasedLeaseAsLost() {
+        TunnelConsumer first = open("job-1");
+        String holder = first.holder();
+        first.close();
+        meta.resetCounts();
+
+        assertThatThrownBy(() -> first.writeSnapshot(snapshot("c1", "c1@1"), 1, List.of()))
+                .isInstanceOf(IllegalStateException.class)
+                .isNotInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("closed");
+        assertThat(meta.totalRequests()).as("refused before a request").isZero();
+        assertThat(first.isLost()).isFalse();
+
+        restored("job-1", holder).requireOwnership();
+    }
+
     private String replacementHolder(TunnelConsumer replacement) {
         replacement.requireOwnership();
         return new MetaStore(meta).owner("tunnel-t").orElseThrow().holder();

@@ -92,6 +92,14 @@ final class CommitPublisher {
                                         return;
                                     }
                                     OwnershipLoss.rethrow(error);
+                                    if (connection.consumer().isClosed()) {
+                                        LOG.info(
+                                                "Checkpoint {} was not written to meta table {}:"
+                                                        + " the source stopped first",
+                                                checkpointId,
+                                                connection.consumer().metaTableName());
+                                        return;
+                                    }
                                     LOG.warn(
                                             "Could not write checkpoint {} to meta table {}; the"
                                                     + " next checkpoint writes newer positions: {}",

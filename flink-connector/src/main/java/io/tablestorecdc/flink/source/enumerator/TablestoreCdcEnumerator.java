@@ -241,12 +241,32 @@ public final class TablestoreCdcEnumerator
         if (!firstAssignmentDone && readers.size() < context.currentParallelism()) {
             return; // wait for every reader, so the first assignment is balanced
         }
+        if (awaitsReaderJudgement()) {
+            return;
+        }
         Map<Integer, List<ChannelSplit>> plan =
                 assigner.assign(List.copyOf(splits.unassigned().values()), splits.load(readers));
         plan.forEach((subtask, given) -> given.forEach(s -> splits.markAssigned(s, subtask)));
         context.assignSplits(new SplitsAssignment<>(plan));
         firstAssignmentDone = true;
         LOG.info("Assigned channels {}", plan);
+    }
+
+    /**
+     * Whether a reader still judges a restored assigned channel the server finished ({@link
+     * RestoredState}): nothing new is assigned until it reported the channel finished (its state
+     * held it finished, or it ended it unread under {@code on.server.ahead=skip}). Under {@code
+     * fail} the reader fails first, so the job fails with the reason, not with a split event lost
+     * to a failed reader.
+     */
+    private boolean awaitsReaderJudgement() {
+        for (String id : serverFinished.channelIds()) {
+            if (!splits.isFinished(id)) {
+                LOG.debug("Holding new channels until a reader has judged channel {}", id);
+                return true;
+            }
+        }
+        return false;
     }
 
     private void signalNoMoreSplitsIfComplete() {

@@ -476,6 +476,34 @@ class TablestoreCdcEnumeratorTest {
         assertThat(stateOf(enumerator.snapshotState(9))).containsEntry("a", SplitStatus.FINISHED);
     }
 
+    /**
+     * While a reader judges a restored assigned channel the server finished, nothing new is
+     * assigned: under {@code fail} the reader fails before any other channel reaches a reader (the
+     * job fails with the reason, not with a split event lost to a failed reader), and under {@code
+     * skip} the channels the server opened after it are read once it has ended.
+     */
+    @Test
+    void nothingNewIsAssignedUntilTheReaderHasJudgedARestoredChannelTheServerFinished()
+            throws Throwable {
+        givenStreamChannels("a", "c");
+        server.finishedOnServer("a");
+        start(
+                1,
+                new EnumeratorState(
+                        Optional.of(TUNNEL_ID),
+                        Optional.empty(),
+                        state(entry("a", ChannelPosition.at("a@3", 1), SplitStatus.ASSIGNED))
+                                .splits(),
+                        Optional.of(7L)));
+        registerReaders(0);
+        forceHeartbeatAndDiscover();
+
+        assertThat(allAssigned()).as("held while the reader judges a").isEmpty();
+
+        enumerator.handleSourceEvent(0, finished("a")); // ended unread under skip
+        assertThat(allAssigned()).containsExactly("c");
+    }
+
     @Test
     void withSkipARestoredChannelTheServerFinishedEndsUnreadAndTheOthersGoOn() throws Throwable {
         onServerAhead = ServerAheadPolicy.SKIP;
