@@ -1,13 +1,19 @@
 package io.tablestorecdc.checkpoint;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The core must stay engine-neutral so that both connectors can share it unchanged. */
+/**
+ * The core must stay engine-neutral so that both connectors can share it unchanged, and its
+ * packages stay layered: values at the bottom, then the server's two APIs, then the rules over
+ * them, and the consumer that assembles them on top. A package may use only the layers below it.
+ */
 class ArchitectureTest {
 
     private static final JavaClasses CORE =
@@ -38,6 +44,67 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("com.alicloud.openservices.tablestore..")
+                .check(CORE);
+    }
+
+    @Test
+    void theCorePackagesUseOnlyTheLayersBelowThem() {
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .ensureAllClassesAreContainedInArchitecture()
+                .layer("model")
+                .definedBy("io.tablestorecdc.checkpoint.model..")
+                .layer("lifecycle")
+                .definedBy("io.tablestorecdc.checkpoint.lifecycle..")
+                .layer("tunnel")
+                .definedBy("io.tablestorecdc.checkpoint.tunnel..")
+                .layer("meta")
+                .definedBy("io.tablestorecdc.checkpoint.meta..")
+                .layer("table")
+                .definedBy("io.tablestorecdc.checkpoint.table..")
+                .layer("write")
+                .definedBy("io.tablestorecdc.checkpoint.write..")
+                .layer("read")
+                .definedBy("io.tablestorecdc.checkpoint.read..")
+                .layer("gate")
+                .definedBy("io.tablestorecdc.checkpoint.gate..")
+                .layer("merge")
+                .definedBy("io.tablestorecdc.checkpoint.merge..")
+                .layer("settings")
+                .definedBy("io.tablestorecdc.checkpoint.settings..")
+                .layer("consumer")
+                .definedBy("io.tablestorecdc.checkpoint.consumer..")
+                .whereLayer("model")
+                .mayNotAccessAnyLayer()
+                .whereLayer("lifecycle")
+                .mayOnlyAccessLayers("model")
+                .whereLayer("tunnel")
+                .mayOnlyAccessLayers("model", "lifecycle")
+                .whereLayer("meta")
+                .mayOnlyAccessLayers("model", "lifecycle", "tunnel")
+                .whereLayer("table")
+                .mayOnlyAccessLayers("model", "lifecycle", "tunnel")
+                .whereLayer("write")
+                .mayOnlyAccessLayers("model", "lifecycle", "tunnel")
+                .whereLayer("read")
+                .mayOnlyAccessLayers("model", "tunnel")
+                .whereLayer("gate")
+                .mayOnlyAccessLayers("model")
+                .whereLayer("merge")
+                .mayOnlyAccessLayers("model", "gate")
+                .whereLayer("settings")
+                .mayOnlyAccessLayers("model", "lifecycle", "tunnel", "meta", "merge")
+                .whereLayer("consumer")
+                .mayOnlyAccessLayers(
+                        "model", "lifecycle", "tunnel", "meta", "gate", "merge", "settings")
+                .check(CORE);
+    }
+
+    @Test
+    void theCorePackagesFormNoCycle() {
+        slices().matching("io.tablestorecdc.checkpoint.(*)..")
+                .should()
+                .beFreeOfCycles()
                 .check(CORE);
     }
 }

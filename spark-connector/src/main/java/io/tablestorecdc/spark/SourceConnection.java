@@ -1,24 +1,16 @@
 package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
-import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
-import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
-import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.ChannelListCache;
-import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
-import io.tablestorecdc.checkpoint.merge.ServerAheadException;
-import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
-import io.tablestorecdc.checkpoint.merge.ServerCheckpoints;
-import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
-import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
@@ -29,13 +21,8 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelSession;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,10 +32,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver's consumer of one tunnel for one streaming query: the core's {@link TunnelConsumer}
- * (open and close order, every meta write and push fenced by the owner lease, channel start,
- * adoptions, pushes, renewals and heartbeats), scheduled here: its periodic work on a daemon
- * thread, per-channel requests on a pool. What is Spark's own is the merge of a committed batch
- * with the server's listing ({@link #merge}).
+ * (open and close order, every meta write and push fenced by the owner lease, the merge of a
+ * committed batch with the server's listing, adoptions, pushes, renewals and heartbeats), scheduled
+ * here: its periodic work on a daemon thread, per-channel requests on a pool, the listing cached
+ * for planning.
  */
 final class SourceConnection implements AutoCloseable {
 
@@ -70,7 +57,6 @@ final class SourceConnection implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ExecutorService requests;
     private final ExecutorService metaRequests;
-    private final Set<String> skippedLogged = new TreeSet<>();
     private TunnelConsumer consumer;
     private ChannelListCache listing;
 
@@ -117,19 +103,11 @@ final class SourceConnection implements AutoCloseable {
             throw e;
         }
         TunnelConsumer.Setup setup =
-                new TunnelConsumer.Setup(
+                TunnelConsumer.Setup.of(
                         Engine.SPARK,
-                        new TunnelOpener(
-                                Engine.SPARK,
-                                options.tableName(),
-                                options.tunnelName(),
-                                options.tunnelCreate().tunnelType(),
-                                options.tunnelStart()),
+                        options.settings(),
                         consumerId,
-                        options.metaTable(),
-                        TunnelSessionConfig.withDefaults(CLIENT_TAG),
-                        options.settings().metaFullSnapshotEvery(),
-                        options.metaRetentionBatches());
+                        TunnelSessionConfig.withDefaults(CLIENT_TAG));
         consumer =
                 TunnelConsumer.open(
                         setup,
@@ -176,84 +154,20 @@ final class SourceConnection implements AutoCloseable {
     }
 
     /**
-     * Merges the committed snapshot (empty for a first start) with the server listing. A first
-     * start adopts channels at the server checkpoints (a new checkpoint location takes over where
-     * the last consumer stopped); later merges restart a channel this consumer adopted before at
-     * its first adoption position (invariant 5).
+     * Merges the committed snapshot (empty for a first start) with the server listing, by the
+     * core's rule ({@link TunnelConsumer#merge}).
      */
     MergeResult merge(Optional<BatchSnapshot> committed) {
-        AdoptionHistory history =
-                committed.isPresent() ? consumer.adoptionHistory() : AdoptionHistory.none();
-        CheckpointMerger merger =
-                new CheckpointMerger(
-                        tunnelId(),
-                        consumer.tunnel().type(),
-                        Optional.of(consumer.clientId().clientId()),
-                        options.onVanishedChannel(),
-                        options.onServerAhead());
-        List<ServerChannel> channels = listing.channels();
-        MergeResult result;
-        try {
-            result =
-                    merger.merge(
-                            committed, channels, serverCheckpoints(committed, channels), history);
-        } catch (ServerAheadException e) {
-            throw e.withContext(
-                    Engine.SPARK,
-                    "tunnel '" + options.tunnelName() + "' of table '" + options.tableName() + "'",
-                    "checkpoint location "
-                            + consumerId
-                            + ", whose last committed batch starts at meta snapshot "
-                            + committed.map(c -> c.token().toString()).orElse("(none)"));
-        }
-        result.warnings().forEach(LOG::warn);
-        logSkippedOnce(result);
-        consumer.recordAdoptions(
-                result.adopted().stream().map(id -> result.entries().get(id)).toList());
-        return result;
-    }
-
-    /**
-     * Under {@code on.server.ahead=skip}, each skipped channel is logged once per run and counted;
-     * later merges see it again until a batch commits its tombstone.
-     */
-    private synchronized void logSkippedOnce(MergeResult result) {
-        for (UnreadableChannel channel : result.skipped()) {
-            if (skippedLogged.add(channel.channelId())) {
-                LOG.warn(
-                        "Skipping changes the tunnel server can no longer serve ({}=skip): {}",
-                        ServerAheadPolicy.OPTION_KEY,
-                        channel.describe());
-            }
-        }
+        return consumer.merge(
+                committed,
+                listing.channels(),
+                options.onVanishedChannel(),
+                options.onServerAhead());
     }
 
     /** Channels skipped under {@code on.server.ahead=skip} in this run. */
-    synchronized int channelsSkippedOnServerAhead() {
-        return skippedLogged.size();
-    }
-
-    /**
-     * A first start adopts every channel at its server checkpoint: those are fetched at once (one
-     * request per channel; one after another they took most of a first batch with many channels).
-     * Later merges look up only the few channels they adopt.
-     */
-    private ServerCheckpoints serverCheckpoints(
-            Optional<BatchSnapshot> committed, List<ServerChannel> channels) {
-        if (committed.isPresent()) {
-            return consumer::serverCheckpoint;
-        }
-        Map<String, CompletableFuture<Optional<ChannelPosition>>> fetching = new HashMap<>();
-        for (ServerChannel channel : channels) {
-            String id = channel.channelId();
-            fetching.put(
-                    id,
-                    CompletableFuture.supplyAsync(() -> consumer.serverCheckpoint(id), requests));
-        }
-        return id ->
-                fetching.containsKey(id)
-                        ? TunnelConsumer.joined(fetching.get(id))
-                        : consumer.serverCheckpoint(id);
+    int channelsSkippedOnServerAhead() {
+        return consumer.channelsSkippedOnServerAhead();
     }
 
     /** Channels the server marked finished are hidden from listings until confirmed. */

@@ -319,11 +319,7 @@ public final class TablestoreSourceOptions implements Serializable {
             budget = values.positiveDuration(CHANNEL_READ_BUDGET, DEFAULT_CHANNEL_READ_BUDGET);
             maxChannelsPerPartition =
                     (int) values.wholeNumber(MAX_CHANNELS_PER_PARTITION, 0, 1, Integer.MAX_VALUE);
-            onVanished =
-                    values.parsed(
-                            ON_VANISHED_CHANNEL,
-                            VanishedChannelPolicy.FAIL,
-                            VanishedChannelPolicy::fromOption);
+            onVanished = values.choice(ON_VANISHED_CHANNEL, VanishedChannelPolicy.FAIL);
             serverProgressInterval =
                     values.nonNegativeDuration(
                             SERVER_PROGRESS_INTERVAL, DEFAULT_SERVER_PROGRESS_INTERVAL);

@@ -3,7 +3,10 @@ package io.tablestorecdc.checkpoint.consumer;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
+import io.tablestorecdc.checkpoint.merge.MergeResult;
 import io.tablestorecdc.checkpoint.merge.ServerAhead;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaRow;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
@@ -18,6 +21,9 @@ import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.Engine;
+import io.tablestorecdc.checkpoint.model.ServerChannel;
+import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
@@ -86,9 +92,6 @@ public final class TunnelConsumer implements AutoCloseable {
     /** Extra heartbeats (after a finish, or for a newly opened channel) at most this often. */
     public static final Duration MIN_EXTRA_HEARTBEAT_GAP = Duration.ofMillis(500);
 
-    /** How many batches the meta table keeps by default (option {@code meta.retention.batches}). */
-    public static final int DEFAULT_RETENTION_BATCHES = 100;
-
     private static final Logger LOG = LoggerFactory.getLogger(TunnelConsumer.class);
 
     /**
@@ -127,6 +130,31 @@ public final class TunnelConsumer implements AutoCloseable {
                 throw new IllegalArgumentException(
                         "retentionBatches must be at least 1 but was " + retentionBatches);
             }
+        }
+
+        /**
+         * The setup of a consumer of the source {@code settings} describe (table, tunnel, how a
+         * missing tunnel is created and where it starts, meta table, full-snapshot interval and
+         * retention), the same in both engines; without a restored acquisition.
+         */
+        public static Setup of(
+                Engine engine,
+                SourceSettings settings,
+                String consumerId,
+                TunnelSessionConfig session) {
+            return new Setup(
+                    engine,
+                    new TunnelOpener(
+                            engine,
+                            settings.tableName(),
+                            settings.tunnelName(),
+                            settings.tunnelCreation().tunnelType(),
+                            settings.tunnelStart()),
+                    consumerId,
+                    settings.metaTable(),
+                    session,
+                    settings.metaFullSnapshotEvery(),
+                    settings.metaRetentionBatches());
         }
 
         /** A setup without a restored acquisition. */
@@ -172,6 +200,7 @@ public final class TunnelConsumer implements AutoCloseable {
     private final CatchUpReporter catchUp;
     private final ServerPushLedger pushes;
     private final Optional<Executor> requests;
+    private final CommittedMerge merges;
     private final LongSupplier nanoClock;
     private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private final Map<String, ChannelPosition> adoptions = new HashMap<>();
@@ -200,6 +229,7 @@ public final class TunnelConsumer implements AutoCloseable {
         this.owner = owner;
         this.pushes = pushes;
         this.requests = requests;
+        this.merges = new CommittedMerge(this, requests);
         this.nanoClock = System::nanoTime;
         this.fenced =
                 new MetaTable(
@@ -355,6 +385,21 @@ public final class TunnelConsumer implements AutoCloseable {
      */
     public TunnelMeta meta() {
         return fenced;
+    }
+
+    /** The engine whose words this consumer's messages use. */
+    public Engine engine() {
+        return setup.engine();
+    }
+
+    /** The consumer's id in the owner lease. */
+    public String consumerId() {
+        return setup.consumerId();
+    }
+
+    /** The data table whose tunnel this consumer reads. */
+    public String tableName() {
+        return setup.opener().tableName();
     }
 
     public String metaTableName() {
@@ -590,6 +635,33 @@ public final class TunnelConsumer implements AutoCloseable {
             return earlier;
         }
         return server;
+    }
+
+    /**
+     * Merges the last committed snapshot ({@code committed}, empty for a first start) with the
+     * server's listing into the start of the next batch, for an engine that plans batches from
+     * committed snapshots (Spark). A first start adopts channels at their server checkpoints, so
+     * that a consumer with new state takes over where the last one stopped; later merges restart a
+     * channel this consumer adopted before at its first adoption (invariant 5). Warnings are
+     * logged, channels skipped under {@code on.server.ahead=skip} once per run, and the adoptions
+     * recorded (fenced).
+     *
+     * @throws io.tablestorecdc.checkpoint.merge.ServerAheadException under {@code
+     *     on.server.ahead=fail}, in the engine's words
+     * @throws io.tablestorecdc.checkpoint.merge.VanishedChannelException under {@code
+     *     on.vanished.channel=fail}
+     */
+    public MergeResult merge(
+            Optional<BatchSnapshot> committed,
+            List<ServerChannel> listed,
+            VanishedChannelPolicy onVanished,
+            ServerAheadPolicy onServerAhead) {
+        return merges.merge(committed, listed, onVanished, onServerAhead);
+    }
+
+    /** Channels skipped under {@code on.server.ahead=skip} by {@link #merge} in this run. */
+    public int channelsSkippedOnServerAhead() {
+        return merges.channelsSkippedOnServerAhead();
     }
 
     /**

@@ -9,6 +9,6 @@
  * positions rather than meta snapshots (Flink) builds its committed state with {@link
  * io.tablestorecdc.checkpoint.consumer.CommittedPositions} and {@link
  * io.tablestorecdc.checkpoint.consumer.PendingFinishes}. Messages use the engine's words ({@link
- * io.tablestorecdc.checkpoint.consumer.Engine}).
+ * io.tablestorecdc.checkpoint.model.Engine}).
  */
 package io.tablestorecdc.checkpoint.consumer;

@@ -1,6 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
-import io.tablestorecdc.checkpoint.consumer.Engine;
+import io.tablestorecdc.checkpoint.model.Engine;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;

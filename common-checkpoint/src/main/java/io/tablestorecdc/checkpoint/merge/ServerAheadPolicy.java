@@ -1,8 +1,5 @@
 package io.tablestorecdc.checkpoint.merge;
 
-import io.tablestorecdc.checkpoint.settings.OptionValues;
-import java.util.Locale;
-
 /**
  * What a consumer does when its state is older than the tunnel server's and some changes can no
  * longer be read (option {@value #OPTION_KEY}): a channel the state holds unfinished, or one it
@@ -21,17 +18,4 @@ public enum ServerAheadPolicy {
 
     /** The option key that selects the policy. */
     public static final String OPTION_KEY = "on.server.ahead";
-
-    /** Parses the option value {@code fail} or {@code skip} (case-insensitive). */
-    public static ServerAheadPolicy fromOption(String value) {
-        String normalized = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
-        return switch (normalized) {
-            case "fail" -> FAIL;
-            case "skip" -> SKIP;
-            default ->
-                    throw new IllegalArgumentException(
-                            OptionValues.invalidValue(
-                                    OPTION_KEY, value, "use fail (default) or skip"));
-        };
-    }
 }

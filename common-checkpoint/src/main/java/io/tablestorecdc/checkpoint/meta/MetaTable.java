@@ -24,6 +24,12 @@ public final class MetaTable {
      */
     public static final int DEFAULT_FULL_SNAPSHOT_EVERY = 64;
 
+    /**
+     * How many of a tunnel's newest batches the meta table keeps when nothing else is said ({@code
+     * meta.retention.batches}), in both engines.
+     */
+    public static final int DEFAULT_RETENTION_BATCHES = 100;
+
     private static final Logger LOG = LoggerFactory.getLogger(MetaTable.class);
 
     private final MetaTableClient client;

@@ -152,6 +152,36 @@ public final class OptionValues {
         }
     }
 
+    /**
+     * The value of {@code key} as one of {@code fallback}'s enum constants, named in lower case
+     * (matched case-insensitively), or {@code fallback} when it is not set. Any other value is a
+     * problem that lists the choices, the default first: {@code use fail (default) or skip}.
+     */
+    public <E extends Enum<E>> E choice(String key, E fallback) {
+        return parsed(key, fallback, text -> choiceOf(key, text, fallback));
+    }
+
+    /** Reads {@code text} as one of {@code fallback}'s constants; see {@link #choice}. */
+    public static <E extends Enum<E>> E choiceOf(String key, String text, E fallback) {
+        String normalized = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
+        List<String> names = new ArrayList<>();
+        names.add(fallback.name().toLowerCase(Locale.ROOT) + " (default)");
+        for (E constant : fallback.getDeclaringClass().getEnumConstants()) {
+            if (constant.name().equals(normalized)) {
+                return constant;
+            }
+            if (constant != fallback) {
+                names.add(constant.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        int last = names.size() - 1;
+        String choices =
+                last == 0
+                        ? names.get(0)
+                        : String.join(", ", names.subList(0, last)) + " or " + names.get(last);
+        throw new IllegalArgumentException(invalidValue(key, text, "use " + choices));
+    }
+
     /** Records a problem worded by the caller. */
     public void problem(String message) {
         problems.add(message);

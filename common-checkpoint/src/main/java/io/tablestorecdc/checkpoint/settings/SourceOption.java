@@ -108,7 +108,7 @@ public enum SourceOption {
     META_RETENTION_BATCHES(
             "meta.retention.batches",
             Kind.OPTIONAL,
-            "100",
+            Integer.toString(MetaTable.DEFAULT_RETENTION_BATCHES),
             "How many of the newest batches (Spark micro-batches, Flink checkpoints) the meta"
                     + " table keeps; older snapshots are purged after each write. Another"
                     + " consumer can resume from any batch kept, so keep at least as many as"

@@ -289,11 +289,7 @@ public final class SourceSettings implements Serializable {
             metaTable = values.parsed(META_TABLE.key(), DEFAULT_META_TABLE, Reading::tableName);
             skipInvalidData = values.bool(SKIP_INVALID_DATA.key(), false);
             ignoreDelete = values.bool(IGNORE_DELETE.key(), false);
-            onServerAhead =
-                    values.parsed(
-                            ON_SERVER_AHEAD.key(),
-                            ServerAheadPolicy.FAIL,
-                            ServerAheadPolicy::fromOption);
+            onServerAhead = values.choice(ON_SERVER_AHEAD.key(), ServerAheadPolicy.FAIL);
             metaFullSnapshotEvery =
                     (int)
                             values.wholeNumber(

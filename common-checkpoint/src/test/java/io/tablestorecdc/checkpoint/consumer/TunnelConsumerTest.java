@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
+import io.tablestorecdc.checkpoint.merge.MergeResult;
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
@@ -14,6 +17,7 @@ import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
+import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
@@ -46,8 +50,7 @@ class TunnelConsumerTest {
 
     /** A run restored from state written under the lease acquisition {@code restoredHolder}. */
     private TunnelConsumer restored(String consumerId, String restoredHolder) {
-        return open(
-                consumerId, TunnelConsumer.DEFAULT_RETENTION_BATCHES, Optional.of(restoredHolder));
+        return open(consumerId, MetaTable.DEFAULT_RETENTION_BATCHES, Optional.of(restoredHolder));
     }
 
     private TunnelConsumer open(String consumerId, int retention, Optional<String> restoredHolder) {
@@ -78,7 +81,7 @@ class TunnelConsumerTest {
     }
 
     private TunnelConsumer open(String consumerId) {
-        return open(consumerId, TunnelConsumer.DEFAULT_RETENTION_BATCHES);
+        return open(consumerId, MetaTable.DEFAULT_RETENTION_BATCHES);
     }
 
     private static BatchSnapshot snapshot(String channelId, String token) {
@@ -278,6 +281,37 @@ class TunnelConsumerTest {
         assertThat(restored.startOf("c2", history)).contains(ChannelPosition.at("c2@3"));
         assertThat(restored.startOf("c2", AdoptionHistory.none()))
                 .isEqualTo(restored.serverCheckpoint("c2"));
+    }
+
+    @Test
+    void aFirstMergeAdoptsAtTheServerCheckpointsAndALaterOneGoesBackToTheFirstAdoption() {
+        TunnelConsumer consumer = open("query-1");
+        consumer.session().heartbeatOnce();
+        ChannelPosition c2AtStart = consumer.serverCheckpoint("c2").orElseThrow();
+
+        MergeResult first =
+                consumer.merge(
+                        Optional.empty(),
+                        server.describeTunnel("table", "t").channels(),
+                        VanishedChannelPolicy.FAIL,
+                        ServerAheadPolicy.FAIL);
+        assertThat(first.adopted()).containsExactly("c1", "c2");
+        assertThat(first.entries().get("c2").position()).isEqualTo(c2AtStart);
+        assertThat(consumer.adoptionHistory().firstAdoptedAt("c2")).contains(c2AtStart);
+
+        // The server moves on for c2 (another client's push, say) while the committed batch
+        // does not hold c2 yet: the next merge goes back to where this consumer adopted it.
+        server.checkpoint(consumer.clientId(), "c2", ChannelPosition.at("c2@5"), 5);
+        MergeResult later =
+                consumer.merge(
+                        Optional.of(snapshot("c1", "c1@1")),
+                        server.describeTunnel("table", "t").channels(),
+                        VanishedChannelPolicy.FAIL,
+                        ServerAheadPolicy.FAIL);
+        assertThat(later.adopted()).containsExactly("c2");
+        assertThat(later.entries().get("c2").position()).isEqualTo(c2AtStart);
+        assertThat(later.entries().get("c1").position()).isEqualTo(ChannelPosition.at("c1@1"));
+        assertThat(consumer.channelsSkippedOnServerAhead()).isZero();
     }
 
     @Test

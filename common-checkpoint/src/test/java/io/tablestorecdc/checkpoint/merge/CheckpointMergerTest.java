@@ -19,12 +19,12 @@ import static io.tablestorecdc.checkpoint.model.ServerChannelStatus.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import java.util.List;
@@ -456,17 +456,6 @@ class CheckpointMergerTest {
         assertThat(result.readableEntries())
                 .extracting(ChannelCheckpoint::channelId)
                 .containsExactly("a");
-    }
-
-    @Test
-    void policyOptionParsesAndRejectsUnknownValues() {
-        assertThat(VanishedChannelPolicy.fromOption(" WARN "))
-                .isEqualTo(VanishedChannelPolicy.WARN);
-        assertThat(VanishedChannelPolicy.fromOption("fail")).isEqualTo(VanishedChannelPolicy.FAIL);
-        assertThatThrownBy(() -> VanishedChannelPolicy.fromOption("skip"))
-                .hasMessage(
-                        "Option 'on.vanished.channel' has invalid value 'skip': use fail (default)"
-                                + " or warn");
     }
 
     @Test

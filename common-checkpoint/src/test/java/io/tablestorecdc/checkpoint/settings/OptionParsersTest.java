@@ -3,6 +3,8 @@ package io.tablestorecdc.checkpoint.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
+import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.time.Duration;
@@ -28,6 +30,32 @@ class OptionParsersTest {
                 .hasMessage(
                         "Option 'tunnel.create' has invalid value 'full': use none (default),"
                                 + " stream, base or base-and-stream");
+    }
+
+    @Test
+    void aPolicyOptionIsAnyOfItsConstantsInAnyCaseAndAnErrorListsThemDefaultFirst() {
+        assertThat(
+                        OptionValues.choiceOf(
+                                "on.vanished.channel", " WARN ", VanishedChannelPolicy.FAIL))
+                .isEqualTo(VanishedChannelPolicy.WARN);
+        assertThat(OptionValues.choiceOf("on.server.ahead", "skip", ServerAheadPolicy.FAIL))
+                .isEqualTo(ServerAheadPolicy.SKIP);
+        assertThatThrownBy(
+                        () ->
+                                OptionValues.choiceOf(
+                                        "on.vanished.channel", "skip", VanishedChannelPolicy.FAIL))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Option 'on.vanished.channel' has invalid value 'skip': use fail (default)"
+                                + " or warn");
+        OptionValues values =
+                new OptionValues(Map.of("on.server.ahead", "ignore"), key -> "set " + key);
+        assertThat(values.choice("on.server.ahead", ServerAheadPolicy.FAIL))
+                .isEqualTo(ServerAheadPolicy.FAIL);
+        assertThat(values.problems())
+                .containsExactly(
+                        "Option 'on.server.ahead' has invalid value 'ignore': use fail (default)"
+                                + " or skip");
     }
 
     @Test

@@ -1,9 +1,8 @@
 package io.tablestorecdc.flink.source;
 
-import io.tablestorecdc.checkpoint.consumer.Engine;
-import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
+import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
@@ -71,7 +70,7 @@ public final class TablestoreCdcSourceBuilder<T> {
     private boolean ignoreDelete;
     private ServerAheadPolicy onServerAhead = ServerAheadPolicy.FAIL;
     private int metaFullSnapshotEvery = MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY;
-    private int metaRetentionBatches = TunnelConsumer.DEFAULT_RETENTION_BATCHES;
+    private int metaRetentionBatches = MetaTable.DEFAULT_RETENTION_BATCHES;
     private Instant stopAt;
     private ChangeRecordDeserializer<T> deserializer;
     private TunnelProxyFactory proxyFactory = SdkTunnelProxyFactory.INSTANCE;
@@ -216,8 +215,8 @@ public final class TablestoreCdcSourceBuilder<T> {
 
     /**
      * How many of the newest checkpoints' snapshots the meta table keeps (option {@code
-     * meta.retention.batches}, default {@value TunnelConsumer#DEFAULT_RETENTION_BATCHES}, at least
-     * 2); older ones are purged after each write.
+     * meta.retention.batches}, default {@value MetaTable#DEFAULT_RETENTION_BATCHES}, at least 2);
+     * older ones are purged after each write.
      */
     public TablestoreCdcSourceBuilder<T> setMetaRetentionBatches(int checkpoints) {
         this.metaRetentionBatches = checkpoints;

@@ -1,10 +1,10 @@
 package io.tablestorecdc.flink.source.enumerator;
 
-import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.merge.CheckpointMerger;
 import io.tablestorecdc.checkpoint.merge.ServerAheadException;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
+import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import io.tablestorecdc.flink.source.event.ServerFinishedCheck;

@@ -1,12 +1,11 @@
 package io.tablestorecdc.flink.source.enumerator;
 
-import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.consumer.ServerPushLedger;
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
-import io.tablestorecdc.checkpoint.consumer.TunnelOpener;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
@@ -73,19 +72,11 @@ final class TunnelConnection implements AutoCloseable {
             throw e;
         }
         TunnelConsumer.Setup setup =
-                new TunnelConsumer.Setup(
+                TunnelConsumer.Setup.of(
                                 Engine.FLINK,
-                                new TunnelOpener(
-                                        Engine.FLINK,
-                                        config.tableName(),
-                                        config.tunnelName(),
-                                        config.tunnelCreation().tunnelType(),
-                                        config.startPosition().toTunnelStart()),
+                                config.settings(),
                                 consumerId,
-                                config.metaTable(),
-                                config.sessionConfig("flink:" + config.tunnelName()),
-                                config.settings().metaFullSnapshotEvery(),
-                                config.settings().metaRetentionBatches())
+                                config.sessionConfig("flink:" + config.tunnelName()))
                         .restoredUnder(restoredHolder);
         TunnelConsumer consumer =
                 TunnelConsumer.open(

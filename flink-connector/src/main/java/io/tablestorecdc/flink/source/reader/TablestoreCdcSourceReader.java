@@ -1,10 +1,10 @@
 package io.tablestorecdc.flink.source.reader;
 
-import io.tablestorecdc.checkpoint.consumer.Engine;
 import io.tablestorecdc.checkpoint.merge.ServerAheadException;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.UnreadableChannel;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;

@@ -1,4 +1,4 @@
-package io.tablestorecdc.checkpoint.consumer;
+package io.tablestorecdc.checkpoint.model;
 
 /**
  * The engine a consumer runs in, for the words of the core's messages: what a consumer is called
