@@ -40,6 +40,9 @@ final class ThroughputPart {
         Measurement drain(int run, CountWindow window) throws Exception;
     }
 
+    /** The consumer of the second ceiling: raw's requests through the connectors' path. */
+    static final String RAW_BYTES = "raw-bytes";
+
     void run() throws Exception {
         int rows = settings.rows();
         say(
@@ -84,6 +87,16 @@ final class ThroughputPart {
         ConsumerFigures flink = figures.get("flink");
         if (flink != null) {
             flink.windowRatioTo(raw).ifPresent(r -> ratios.put("Flink 10-90 %\n/ raw 10-90 %", r));
+        }
+        ConsumerFigures bytes = figures.get(RAW_BYTES);
+        if (bytes != null && spark != null) {
+            ratios.put(
+                    "Spark steady\n/ raw-bytes",
+                    spark.median().steadyRecordsPerSecond() / bytes.median().recordsPerSecond());
+        }
+        if (bytes != null && flink != null) {
+            flink.windowRatioTo(bytes)
+                    .ifPresent(r -> ratios.put("Flink 10-90 %\n/ raw-bytes 10-90 %", r));
         }
         return ratios;
     }
@@ -130,8 +143,13 @@ final class ThroughputPart {
             // engines overlap reading and processing in more threads than their parallelism).
             RawReadLoop wide =
                     new RawReadLoop(bench.tunnels(), threads * 2, "raw-" + threads * 2 + "t");
+            // The same requests through the connectors' request path, records left undecoded.
+            RawBytesReadLoop bytes =
+                    new RawBytesReadLoop(
+                            bench.emulator().connection().tablestoreEndpoint(), threads, RAW_BYTES);
             consumers.put("raw", (r, window) -> raw.drain(rawTunnel, window));
             consumers.put("raw-wide", (r, window) -> wide.drain(rawTunnel, window));
+            consumers.put(RAW_BYTES, (r, window) -> bytes.drain(rawTunnel, window));
         }
         SparkDrain spark = new SparkDrain(bench.spark(), bench.emulator());
         FlinkDrain flink = new FlinkDrain(bench.emulator());
@@ -305,16 +323,23 @@ final class ThroughputPart {
         return Arrays.stream(values).boxed().toList();
     }
 
-    /** Each consumer's ratio to raw, round by round: the spread a median hides. */
+    /**
+     * Each consumer's ratio to raw, and to raw-bytes, round by round: the spread a median hides.
+     */
     private static void printPairedRatios(Map<String, List<ConsumerRun>> results) {
-        List<ConsumerRun> raw = results.get("raw");
+        printPairedRatios(results, "raw");
+        printPairedRatios(results, RAW_BYTES);
+    }
+
+    private static void printPairedRatios(Map<String, List<ConsumerRun>> results, String base) {
+        List<ConsumerRun> raw = results.get(base);
         if (raw == null || raw.size() < 2) {
             return;
         }
-        say("%nratio to raw of the same round (whole run; steady):");
+        say("%nratio to %s of the same round (whole run; steady):", base);
         results.forEach(
                 (consumer, runs) -> {
-                    if (!consumer.equals("raw")) {
+                    if (!consumer.startsWith("raw")) {
                         PairedRatios paired = PairedRatios.of(runs, raw);
                         say(
                                 "  %-12s %s; %s",
@@ -347,6 +372,14 @@ final class ThroughputPart {
                         PairedRatios paired = PairedRatios.of(runs, rawRuns);
                         c.put("runsRatioToRawOfTheRound", boxed(paired.whole()));
                         c.put("runsSteadyRatioToRawOfTheRound", boxed(paired.steady()));
+                    }
+                    List<ConsumerRun> bytesRuns = results.get(RAW_BYTES);
+                    if (bytesRuns != null && !consumer.startsWith("raw")) {
+                        PairedRatios paired = PairedRatios.of(runs, bytesRuns);
+                        c.put("runsSteadyRatioToRawBytesOfTheRound", boxed(paired.steady()));
+                        c.put(
+                                "medianSteadyRatioToRawBytesOfTheRound",
+                                ConsumerFigures.median(paired.steady()));
                     }
                     c.put("runsRecordsPerSecond", rates(runs, false));
                     c.put("runsSteadyRecordsPerSecond", rates(runs, true));
