@@ -398,7 +398,9 @@ final class ChangelogPart {
     /** The plan's stateful operators, from EXPLAIN (the optimized plan and the job graph). */
     private Map<String, Object> plan(String mode) {
         String replica = createReplica("changelog_plan_" + mode);
-        StreamTableEnvironment tEnv = tableEnvironment(new Configuration());
+        Configuration conf = new Configuration();
+        conf.setString("execution.checkpointing.interval", "1s"); // as the jobs run
+        StreamTableEnvironment tEnv = tableEnvironment(conf);
         createTables(tEnv, mode, tunnel(mode, 0), replica);
         String explained =
                 tEnv.explainSql(

@@ -12,11 +12,13 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
@@ -91,6 +93,32 @@ public final class TablestoreCdcTableSource implements ScanTableSource, Supports
         return new Provider(source, outputType, physicalRow.getFieldCount());
     }
 
+    /**
+     * An unbounded read without checkpointing would stall silently: positions are committed, and
+     * finished channels reported to the tunnel server (which opens the stream after the base data,
+     * and the children of a split), only when a checkpoint completes. Refused before the job
+     * starts.
+     */
+    private void requireCheckpointing(StreamExecutionEnvironment env, Boundedness boundedness) {
+        if (boundedness == Boundedness.BOUNDED
+                || env.getCheckpointConfig().isCheckpointingEnabled()) {
+            return;
+        }
+        throw new ValidationException(
+                "Table '"
+                        + tableName
+                        + "' (connector '"
+                        + TablestoreCdcTableFactory.IDENTIFIER
+                        + "') reads an unbounded change stream, which needs checkpointing: the"
+                        + " source commits its positions, and lets the tunnel server go on after"
+                        + " the base data or a partition split, only when a checkpoint completes."
+                        + " Without checkpoints it stops there with nothing logged. Turn"
+                        + " checkpointing on: in SQL, SET 'execution.checkpointing.interval' ="
+                        + " '10s'; in the Flink configuration, execution.checkpointing.interval:"
+                        + " 10 s; in a program, env.enableCheckpointing(10_000). For a bounded read,"
+                        + " set 'scan.bounded.stop-at' instead.");
+    }
+
     private static DataType withTouchedField(DataType produced) {
         List<DataTypes.Field> fields = new ArrayList<>();
         List<String> names = DataType.getFieldNames(produced);
@@ -120,6 +148,7 @@ public final class TablestoreCdcTableSource implements ScanTableSource, Supports
         @Override
         public DataStream<RowData> produceDataStream(
                 ProviderContext provider, StreamExecutionEnvironment env) {
+            requireCheckpointing(env, source.getBoundedness());
             DataStreamSource<RowData> changes =
                     env.fromSource(
                             source,

@@ -142,35 +142,32 @@ class TablestoreTableSinkITCase {
         assertThat(scan(source)).doesNotContainKey("c");
     }
 
+    // Without checkpoints the sink is fed by an unbounded generator: the CDC source refuses to
+    // run without checkpointing.
+
     @Test
     void withoutCheckpointsTheIntervalWritesTheBuffer() {
         environment(0);
-        String source = bed.newTable("sink_src_");
         String replica = bed.newTable("sink_replica_");
-        startReplication(source, replica, ", 'sink.buffer-flush.interval' = '200ms'");
+        startGeneratedFeed(
+                replica,
+                ", 'sink.buffer-flush.interval' = '200ms', 'sink.buffer-flush.max-rows' = '200'");
 
-        bed.put(source, "a", col("v", 1));
-
-        await(() -> scan(replica).containsKey("a"), () -> differences(source, replica));
+        // A full buffer takes 200 s of the feed, far longer than the wait: only the interval
+        // writes the rows.
+        await(() -> !scan(replica).isEmpty(), () -> "replica " + scan(replica));
     }
 
     @Test
     void withoutCheckpointsOrIntervalAFullBufferIsWritten() {
         environment(0);
-        String source = bed.newTable("sink_src_");
         String replica = bed.newTable("sink_replica_");
-        startReplication(
-                source,
+        startGeneratedFeed(
                 replica,
                 ", 'sink.buffer-flush.interval' = '0', 'sink.buffer-flush.max-rows' = '2',"
                         + " 'sink.parallelism' = '1'");
 
-        bed.put(source, "a", col("v", 1));
-        bed.put(source, "b", col("v", 2));
-
-        await(
-                () -> scan(replica).keySet().containsAll(List.of("a", "b")),
-                () -> differences(source, replica));
+        await(() -> scan(replica).size() >= 2, () -> "replica " + scan(replica));
     }
 
     @Test
@@ -268,6 +265,16 @@ class TablestoreTableSinkITCase {
                         + ")");
         createSink("replica", replica, sinkOptions);
         jobs.add(tEnv.executeSql("INSERT INTO replica SELECT id, v, name FROM src"));
+    }
+
+    /** An unbounded feed of one generated row a second into {@code replica}. */
+    private void startGeneratedFeed(String replica, String sinkOptions) {
+        tEnv.executeSql(
+                "CREATE TABLE feed (id STRING, v BIGINT, name STRING) WITH ('connector' ="
+                        + " 'datagen', 'rows-per-second' = '1', 'fields.id.length' = '12',"
+                        + " 'fields.name.length' = '4')");
+        createSink("replica", replica, sinkOptions);
+        jobs.add(tEnv.executeSql("INSERT INTO replica SELECT id, v, name FROM feed"));
     }
 
     private void changeSource(String source) {

@@ -66,7 +66,11 @@ class TablestoreCdcTableITCase {
     }
 
     private TableResult query(String sql) {
-        TableResult result = tEnv.executeSql(sql);
+        return query(tEnv, sql);
+    }
+
+    private TableResult query(StreamTableEnvironment env, String sql) {
+        TableResult result = env.executeSql(sql);
         queries.add(result);
         return result;
     }
@@ -118,6 +122,42 @@ class TablestoreCdcTableITCase {
         assertThat(state).isEqualTo(expected);
         assertThat(result.getJobClient().orElseThrow().getJobStatus().get())
                 .isEqualTo(org.apache.flink.api.common.JobStatus.FINISHED);
+    }
+
+    @Test
+    void anUnboundedReadWithoutCheckpointingIsRefusedBeforeTheJobStartsNamingTheSetting() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamTableEnvironment plain = StreamTableEnvironment.create(env);
+        plain.executeSql(ddl("src", "PRIMARY KEY (id) NOT ENFORCED", ""));
+
+        assertThatThrownBy(() -> query(plain, "SELECT id, v, name FROM src"))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("needs checkpointing")
+                .hasMessageContaining("SET 'execution.checkpointing.interval' = '10s';")
+                .hasMessageContaining("'scan.bounded.stop-at'");
+        assertThat(queries).isEmpty(); // no job was submitted
+    }
+
+    @Test
+    void checkpointingSetInTheSessionOrABoundedReadIsEnough() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        StreamTableEnvironment session = StreamTableEnvironment.create(env);
+        // What the SQL Client's SET does: the session's configuration, not the environment's.
+        session.getConfig().set("execution.checkpointing.interval", "300ms");
+        session.executeSql(ddl("src", "PRIMARY KEY (id) NOT ENFORCED", ""));
+        TableResult unbounded = query(session, "SELECT id, v, name FROM src");
+        put("a", 1, "x");
+        assertThat(collect(unbounded, 1)).extracting(r -> r.getField(0)).containsExactly("a");
+
+        StreamTableEnvironment plain =
+                StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
+        plain.executeSql(
+                ddl(
+                        "upto",
+                        "PRIMARY KEY (id) NOT ENFORCED",
+                        ", 'scan.bounded.stop-at' = '" + java.time.Instant.now() + "'"));
+        assertThat(query(plain, "SELECT id FROM upto").getJobClient()).isPresent();
     }
 
     @Test

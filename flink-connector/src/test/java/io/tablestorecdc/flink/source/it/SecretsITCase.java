@@ -127,6 +127,7 @@ class SecretsITCase {
     @Test
     void nothingTheSqlPlannerOrTheWebUiShowsOfASqlJobHoldsThem() throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.enableCheckpointing(1_000); // an unbounded read is refused without it
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         tEnv.executeSql(ddl("src", ""));
         tEnv.executeSql(ddl("bad_start", ", 'tunnel.start' = 'soon'"));
