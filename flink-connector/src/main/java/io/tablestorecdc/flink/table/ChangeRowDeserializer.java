@@ -2,10 +2,12 @@ package io.tablestorecdc.flink.table;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
+import io.tablestorecdc.flink.source.deserializer.ChangeWriter;
 import io.tablestorecdc.flink.source.deserializer.InvalidChangeRecordException;
 import io.tablestorecdc.flink.source.deserializer.RowDataChangeRecordDeserializer;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -136,6 +138,25 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
 
     static boolean isTouched(byte[] bits, int field) {
         return (bits[field / 8] & (1 << (field % 8))) != 0;
+    }
+
+    /**
+     * Modes {@code upsert} and {@code insert-only} write their rows straight from the response;
+     * mode {@code all} reads the before-image of a materialised change.
+     */
+    @Override
+    public Optional<ChangeWriter<RowData>> changeWriter() {
+        if (mode == ChangelogModeOption.ALL) {
+            return Optional.empty();
+        }
+        return physical.changeWriter()
+                .map(
+                        fields ->
+                                new ChangeRowWriter(
+                                        fields,
+                                        physicalType.getFieldNames(),
+                                        metadata,
+                                        mode == ChangelogModeOption.UPSERT));
     }
 
     @Override

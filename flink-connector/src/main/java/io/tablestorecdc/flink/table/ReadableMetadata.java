@@ -40,18 +40,28 @@ public enum ReadableMetadata {
 
     /** The internal (RowData) value of this column for a change. */
     public Object read(ChangeRecord record) {
+        return read(record.action(), record.sequence(), record.channelId());
+    }
+
+    /**
+     * The same value from a change's parts, for a change written without a {@link ChangeRecord}.
+     */
+    Object read(ChangeRecord.Action action, SequenceInfo sequence, String channelId) {
         switch (this) {
             case OP:
-                return StringData.fromString(record.action().name());
+                return StringData.fromString(action.name());
             case COMMIT_TS:
-                long micros = record.commitTimestampMicros();
+                long micros = sequence.timestampMicros();
                 return micros == 0 ? null : TimestampData.fromEpochMillis(micros / 1000);
             case CHANNEL:
-                return StringData.fromString(record.channelId());
+                return StringData.fromString(channelId);
             default:
-                SequenceInfo seq = record.sequence();
                 return StringData.fromString(
-                        seq.epoch() + ":" + seq.timestampMicros() + ":" + seq.rowIndex());
+                        sequence.epoch()
+                                + ":"
+                                + sequence.timestampMicros()
+                                + ":"
+                                + sequence.rowIndex());
         }
     }
 

@@ -7,6 +7,8 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.tunnel.RecordPage;
+import io.tablestorecdc.flink.source.deserializer.ChangeWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -107,6 +109,94 @@ class ChangeRowDeserializerTest {
                                                 put("v", CellValue.ofInteger(1)),
                                                 put("name", CellValue.ofString("x"))))))
                 .containsExactly("-U(a,1,x,PUT)", "+U(a,null,y,PUT)");
+    }
+
+    @Test
+    void theWriterOfUpsertAndInsertOnlyRowsWritesTheDeserializersRowsStraightFromTheChange()
+            throws Exception {
+        List<ReadableMetadata> everyColumn =
+                List.of(
+                        ReadableMetadata.of("op"),
+                        ReadableMetadata.of("commit_ts"),
+                        ReadableMetadata.of("channel"),
+                        ReadableMetadata.of("seq"));
+        List<ChangeRecord> changes =
+                List.of(
+                        change(
+                                ChangeRecord.Action.PUT,
+                                List.of(
+                                        put("v", CellValue.ofInteger(7)),
+                                        put("name", CellValue.ofString("x")),
+                                        put("unknown", CellValue.ofString("y"))),
+                                List.of()),
+                        change(
+                                ChangeRecord.Action.UPDATE,
+                                List.of(
+                                        new ColumnChange(
+                                                "name",
+                                                ColumnOperation.DELETE_ALL_VERSION,
+                                                null,
+                                                0)),
+                                List.of()),
+                        new ChangeRecord(
+                                ChangeRecord.Action.DELETE,
+                                List.of(
+                                        new ChangeRecord.PrimaryKeyColumn(
+                                                "id", CellValue.ofString("b"))),
+                                List.of(),
+                                SequenceInfo.NONE,
+                                "p-1",
+                                List.of()));
+
+        for (ChangelogModeOption mode :
+                List.of(ChangelogModeOption.UPSERT, ChangelogModeOption.INSERT_ONLY)) {
+            ChangeRowDeserializer deserializer =
+                    new ChangeRowDeserializer(
+                            ROW, everyColumn, mode, TypeInformation.of(RowData.class));
+            ChangeWriter<RowData> writer = deserializer.changeWriter().orElseThrow();
+            for (ChangeRecord change : changes) {
+                RecordPage.of(List.of(change)).visit(0, writer);
+                List<RowData> expected = new ArrayList<>();
+                deserializer.deserialize(change, collector(expected));
+
+                assertThat(writer.action()).isEqualTo(change.action());
+                assertThat(List.of(writer.finish())).as("%s %s", mode, change).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void theWriterLeavesAValueThatDoesNotFitToTheDeserializerAndModeAllHasNone() {
+        ChangeRowDeserializer upsert =
+                new ChangeRowDeserializer(
+                        ROW,
+                        List.of(ReadableMetadata.of("op")),
+                        ChangelogModeOption.UPSERT,
+                        TypeInformation.of(RowData.class));
+        ChangeWriter<RowData> writer = upsert.changeWriter().orElseThrow();
+
+        RecordPage.of(
+                        List.of(
+                                change(
+                                        ChangeRecord.Action.PUT,
+                                        List.of(put("v", CellValue.ofString("not a number"))),
+                                        List.of())))
+                .visit(0, writer);
+
+        assertThat(writer.finish()).as("the deserializer names the column").isNull();
+        assertThat(all.changeWriter()).as("mode all reads the before-image").isEmpty();
+    }
+
+    private static Collector<RowData> collector(List<RowData> out) {
+        return new Collector<>() {
+            @Override
+            public void collect(RowData row) {
+                out.add(row);
+            }
+
+            @Override
+            public void close() {}
+        };
     }
 
     private List<String> rows(ChangeRecord record) throws Exception {
