@@ -6,6 +6,7 @@ import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
+import io.tablestorecdc.flink.source.deserializer.RowDataChangeRecordDeserializer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,13 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.util.Collector;
 
 /**
@@ -37,6 +45,19 @@ final class FlinkDrain {
     // The sink runs in this JVM (a local mini cluster), so plain statics are the simplest channel.
     private static volatile CountWindow seen = new CountWindow(1);
     private static final AtomicLong FIRST_NANOS = new AtomicLong();
+
+    /** The benchmark table's key and columns, typed as {@link SparkDrain#SCHEMA} types them. */
+    private static final RowType ROW =
+            RowType.of(
+                    new LogicalType[] {
+                        new VarCharType(false, VarCharType.MAX_LENGTH),
+                        new BigIntType(),
+                        new DoubleType(),
+                        new VarCharType(VarCharType.MAX_LENGTH)
+                    },
+                    new String[] {"id", "n", "d", "s"});
+
+    private static final TypeInformation<RowData> ROW_TYPE = InternalTypeInfo.of(ROW);
 
     private final BenchEmulator emulator;
 
@@ -52,11 +73,39 @@ final class FlinkDrain {
         return drain(source(emulator, table, tunnel), expected, window);
     }
 
+    /**
+     * Drains as {@link #drain(String, String, long, CountWindow)} with the built-in RowData
+     * deserializer: rows of the benchmark table's columns, typed as Spark's schema types them,
+     * written straight from the responses (no {@link ChangeRecord} per change).
+     */
+    Measurement drainRows(String table, String tunnel, long expected, CountWindow window)
+            throws Exception {
+        return drain(
+                builder(emulator, table, tunnel, new RowDataChangeRecordDeserializer(ROW, ROW_TYPE))
+                        .setMetaFullSnapshotEvery(MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY)
+                        .build(),
+                expected,
+                window);
+    }
+
+    /** As {@link #drain(String, String, long, CountWindow)}, measured as {@code consumer}. */
+    Measurement drain(
+            String consumer, String table, String tunnel, long expected, CountWindow window)
+            throws Exception {
+        return drain(consumer, source(emulator, table, tunnel), expected, window);
+    }
+
     /** As {@link #drain(String, String, long, CountWindow)}, with the source given. */
-    Measurement drain(TablestoreCdcSource<String> source, long expected, CountWindow window)
+    <T> Measurement drain(TablestoreCdcSource<T> source, long expected, CountWindow window)
+            throws Exception {
+        return drain("flink", source, expected, window);
+    }
+
+    private <T> Measurement drain(
+            String consumer, TablestoreCdcSource<T> source, long expected, CountWindow window)
             throws Exception {
         return run(
-                "flink",
+                consumer,
                 env -> env.fromSource(source, WatermarkStrategy.noWatermarks(), "changes"),
                 expected,
                 window,
@@ -84,9 +133,9 @@ final class FlinkDrain {
                 false);
     }
 
-    private Measurement run(
+    private <T> Measurement run(
             String consumer,
-            Function<StreamExecutionEnvironment, DataStream<String>> source,
+            Function<StreamExecutionEnvironment, DataStream<T>> source,
             long expected,
             CountWindow window,
             boolean checkpoints)
@@ -96,7 +145,7 @@ final class FlinkDrain {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(
                         PARALLELISM, configuration(checkpoints));
-        source.apply(env).sinkTo(new CountingSink()).name("counting sink");
+        source.apply(env).sinkTo(new CountingSink<T>()).name("counting sink");
         long start = System.nanoTime();
         JobClient job = env.executeAsync("tablestore-cdc bench " + consumer);
         try {
@@ -143,12 +192,20 @@ final class FlinkDrain {
     /** The builder of {@link #source}, for a part that sets more options (a meta table). */
     static TablestoreCdcSourceBuilder<String> builder(
             BenchEmulator emulator, String table, String tunnel) {
+        return builder(emulator, table, tunnel, new KeyOnly());
+    }
+
+    private static <T> TablestoreCdcSourceBuilder<T> builder(
+            BenchEmulator emulator,
+            String table,
+            String tunnel,
+            ChangeRecordDeserializer<T> deserializer) {
         return emulator.connection()
-                .applyTo(TablestoreCdcSource.<String>builder())
+                .applyTo(TablestoreCdcSource.<T>builder())
                 .setTableName(table)
                 .setTunnelName(tunnel)
                 .setDiscoveryInterval(Duration.ofSeconds(1))
-                .setDeserializer(new KeyOnly());
+                .setDeserializer(deserializer);
     }
 
     /** Emits each change's primary key: the conversion to ChangeRecord is still all done. */
@@ -178,14 +235,14 @@ final class FlinkDrain {
     }
 
     /** Counts records into the run's window (one atomic add per record); discards them. */
-    private static final class CountingSink extends WriterInitContextSink<String> {
+    private static final class CountingSink<T> extends WriterInitContextSink<T> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public SinkWriter<String> createWriter(WriterInitContext context) {
+        public SinkWriter<T> createWriter(WriterInitContext context) {
             return new SinkWriter<>() {
                 @Override
-                public void write(String value, Context context) {
+                public void write(T value, Context context) {
                     if (FIRST_NANOS.get() == 0) {
                         FIRST_NANOS.compareAndSet(0, System.nanoTime());
                     }

@@ -43,6 +43,8 @@ final class ThroughputPart {
     /** The consumer of the second ceiling: raw's requests through the connectors' path. */
     static final String RAW_BYTES = "raw-bytes";
 
+    static final String FLINK_RECORD = "flink-record";
+
     void run() throws Exception {
         int rows = settings.rows();
         say(
@@ -134,6 +136,7 @@ final class ThroughputPart {
         for (int r = -1; r < settings.runs(); r++) {
             table.createStreamTunnel("spark-" + r);
             table.createStreamTunnel("flink-" + r);
+            table.createStreamTunnel("flink-record-" + r);
         }
         if (settings.runs("throughput")) {
             String rawTunnel = table.createStreamTunnel("raw");
@@ -157,7 +160,18 @@ final class ThroughputPart {
         consumers.put("spark", (r, window) -> sparkRun(spark, table, r));
         consumers.put(
                 "flink",
-                (r, window) -> flink.drain(table.name(), "flink-" + r, settings.rows(), window));
+                (r, window) ->
+                        flink.drainRows(table.name(), "flink-" + r, settings.rows(), window));
+        // A deserializer of the user's own: every change materialised as a ChangeRecord first.
+        consumers.put(
+                FLINK_RECORD,
+                (r, window) ->
+                        flink.drain(
+                                FLINK_RECORD,
+                                table.name(),
+                                "flink-record-" + r,
+                                settings.rows(),
+                                window));
         if (settings.runs("ceilings")) {
             StructType schema = spark.reader(table.name(), "spark--1", Map.of()).schema();
             SparkMemoryDrain sparkMemory =
