@@ -66,7 +66,13 @@ class OwnershipAndSecretsITCase {
 
         assertThat(refused)
                 .hasStackTraceContaining("is owned by consumer")
-                .hasStackTraceContaining("Only one Spark query or Flink job may read a tunnel");
+                .hasStackTraceContaining("Only one Spark query or Flink job may read a tunnel")
+                .hasStackTraceContaining(
+                        "bin/tablestore-cdc lease release --table "
+                                + table
+                                + " --tunnel "
+                                + tunnel
+                                + " --consumer ");
         assertThat(explain).contains("TablestoreCdcScan").doesNotContain(CdcTestBed.SECRET);
         assertThat(progress)
                 .contains("TablestoreMicroBatchStream")

@@ -13,6 +13,7 @@ import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaValue;
+import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.PurgeResult;
 import io.tablestorecdc.checkpoint.meta.PutOutcome;
@@ -269,8 +270,14 @@ public final class TunnelConsumer implements AutoCloseable {
             TunnelDescription tunnel = setup.opener().open(proxy, savedTunnelId);
             MetaTable plain = new MetaTable(metaClient);
             plain.ensureTable();
-            OwnerLeaseKeeper owner =
-                    OwnerLeaseKeeper.acquire(plain.tunnel(tunnel.tunnelId()), setup.consumerId());
+            OwnerLeaseKeeper owner;
+            try {
+                owner =
+                        OwnerLeaseKeeper.acquire(
+                                plain.tunnel(tunnel.tunnelId()), setup.consumerId());
+            } catch (OwnershipConflictException e) {
+                throw e.withReleaseCommand(setup.opener().tableName(), setup.opener().tunnelName());
+            }
             consumer =
                     new TunnelConsumer(
                             setup,

@@ -129,6 +129,7 @@ final class Ownership {
     }
 
     private OwnershipConflictException ownedByOther(OwnerLease held, long now) {
+        long seconds = Math.max(1, (held.expiresAtMillis() - now + 999) / 1000);
         return new OwnershipConflictException(
                 "Tunnel "
                         + held.tunnelId()
@@ -139,12 +140,13 @@ final class Ownership {
                         + "), whose lease runs until "
                         + Instant.ofEpochMilli(held.expiresAtMillis())
                         + " ("
-                        + (held.expiresAtMillis() - now)
-                        + " ms from now). Only one Spark query or Flink job may read a tunnel. Stop"
+                        + seconds
+                        + " s from now). Only one Spark query or Flink job may read a tunnel. Stop"
                         + " the other query/job, or give this one its own tunnel; if the other"
-                        + " consumer has died, start this one again after its lease expires, or"
-                        + " release its lease at once with the tablestore-cdc command line"
-                        + " (lease release, see docs/operations.md).");
+                        + " consumer has died, start this one again after its lease expires, or "
+                        + OwnershipConflictException.RELEASE_HINT,
+                held.consumerId(),
+                client.tableName());
     }
 
     private OwnershipLostException lost(OwnerLease lease) {

@@ -1,11 +1,72 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import java.util.Optional;
+
 /** Another consumer holds a live lease on the tunnel (invariant 8); this one must not start. */
 public final class OwnershipConflictException extends MetaTableException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The end of a message that a consumer knowing the table and tunnel names replaces. */
+    static final String RELEASE_HINT =
+            "release its lease at once with the tablestore-cdc command line (lease release, see"
+                    + " docs/operations.md).";
+
+    private final String holder;
+    private final String metaTable;
+
     OwnershipConflictException(String message) {
+        this(message, null, null);
+    }
+
+    OwnershipConflictException(String message, String holder, String metaTable) {
         super(message);
+        this.holder = holder;
+        this.metaTable = metaTable;
+    }
+
+    /** The consumer that holds the lease, when one does (not when owners kept changing). */
+    public Optional<String> holder() {
+        return Optional.ofNullable(holder);
+    }
+
+    /**
+     * This conflict with the command that releases the holder's lease spelled out for the tunnel
+     * {@code tunnelName} of {@code tableName}, ready to copy; the same conflict when no one holds
+     * it.
+     */
+    public OwnershipConflictException withReleaseCommand(String tableName, String tunnelName) {
+        String message = getMessage();
+        if (holder == null || !message.endsWith(RELEASE_HINT)) {
+            return this;
+        }
+        StringBuilder command =
+                new StringBuilder("bin/tablestore-cdc lease release --table ")
+                        .append(shellWord(tableName))
+                        .append(" --tunnel ")
+                        .append(shellWord(tunnelName))
+                        .append(" --consumer ")
+                        .append(shellWord(holder));
+        if (!SdkMetaTableClient.DEFAULT_TABLE_NAME.equals(metaTable)) {
+            command.append(" --meta-table ").append(shellWord(metaTable));
+        }
+        OwnershipConflictException named =
+                new OwnershipConflictException(
+                        message.substring(0, message.length() - RELEASE_HINT.length())
+                                + "release its lease at once with the tablestore-cdc command line: "
+                                + command
+                                + " (see docs/operations.md).",
+                        holder,
+                        metaTable);
+        named.setStackTrace(getStackTrace());
+        return named;
+    }
+
+    /** {@code word} as one shell word: quoted unless it holds only characters a shell leaves be. */
+    private static String shellWord(String word) {
+        if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=@%+,-]+")) {
+            return word;
+        }
+        return "'" + word.replace("'", "'\\''") + "'";
     }
 }

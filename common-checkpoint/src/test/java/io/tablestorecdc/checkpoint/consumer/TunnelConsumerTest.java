@@ -110,8 +110,24 @@ class TunnelConsumerTest {
     void aSecondConsumerIsRefusedBeforeItsClientConnects() {
         open("job-1");
 
-        assertThatThrownBy(() -> open("job-2")).isInstanceOf(OwnershipConflictException.class);
+        assertThatThrownBy(() -> open("job-2"))
+                .isInstanceOf(OwnershipConflictException.class)
+                .hasMessageContaining("s from now")
+                .hasMessageEndingWith(
+                        "release its lease at once with the tablestore-cdc command line:"
+                                + " bin/tablestore-cdc lease release --table table --tunnel t"
+                                + " --consumer job-1 --meta-table fake_meta (see"
+                                + " docs/operations.md).");
         assertThat(server.connects()).isEqualTo(1);
+    }
+
+    @Test
+    void theReleaseCommandQuotesAHoldersIdAsAShellNeedsIt() {
+        open("/checkpoints/o'rders query");
+
+        assertThatThrownBy(() -> open("job-2"))
+                .isInstanceOf(OwnershipConflictException.class)
+                .hasMessageContaining("--consumer '/checkpoints/o'\\''rders query' --meta-table");
     }
 
     @Test
