@@ -252,6 +252,11 @@ final class SplitTracker {
         return assigned.size();
     }
 
+    /** Finishes readers reported that no completed checkpoint has committed yet. */
+    int uncommittedFinishes() {
+        return reported.size();
+    }
+
     int finishedCount() {
         return finished.size();
     }

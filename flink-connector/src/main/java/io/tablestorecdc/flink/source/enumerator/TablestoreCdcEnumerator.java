@@ -76,6 +76,8 @@ public final class TablestoreCdcEnumerator
     private final SplitTracker splits;
     private final SplitAssigner assigner = SplitAssigner.balanced();
     private final CheckpointCommits commits = new CheckpointCommits();
+    private final CommitWait commitWait =
+            new CommitWait(CommitWait.DEFAULT_PATIENCE, System::nanoTime);
 
     private final Optional<Long> restoredFrom;
     private final Optional<String> restoredHolder;
@@ -188,6 +190,7 @@ public final class TablestoreCdcEnumerator
         adopt(discovery);
         assignPending();
         signalNoMoreSplitsIfComplete();
+        commitWait.observe(splits.uncommittedFinishes(), config.tunnelName()).ifPresent(LOG::warn);
     }
 
     /**
@@ -384,6 +387,7 @@ public final class TablestoreCdcEnumerator
             requireOwnershipFor(checkpointId);
             holder = Optional.of(connection.consumer().holder());
         }
+        commitWait.checkpointBegun();
         commits.recordSnapshot(checkpointId, splits.finishedIds());
         return new EnumeratorState(
                 tunnelId,
@@ -446,6 +450,7 @@ public final class TablestoreCdcEnumerator
         context.metricGroup().gauge("channelsUnassigned", splits::unassignedCount);
         context.metricGroup().gauge("channelsAssigned", splits::assignedCount);
         context.metricGroup().gauge("channelsFinished", splits::finishedCount);
+        context.metricGroup().gauge("channelsFinishedUncommitted", splits::uncommittedFinishes);
         context.metricGroup().gauge("channelsSkippedOnServerAhead", () -> skipped.size());
         context.metricGroup()
                 .gauge(
