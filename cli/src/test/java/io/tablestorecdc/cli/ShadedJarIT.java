@@ -53,6 +53,19 @@ class ShadedJarIT {
     }
 
     @Test
+    void printsItsVersion() throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process process =
+                new ProcessBuilder(java.toString(), "-jar", jar().toString(), "--version")
+                        .redirectErrorStream(true)
+                        .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(output.strip()).isEqualTo("tablestore-cdc " + System.getProperty("tsc.version"));
+    }
+
+    @Test
     void theLauncherRunsTheJarAndPassesItsExitCode() throws IOException, InterruptedException {
         Path launcher = Path.of(System.getProperty("tsc.launcher", "missing"));
         ProcessBuilder builder =
