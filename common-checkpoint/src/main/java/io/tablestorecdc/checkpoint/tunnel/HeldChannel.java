@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * A channel as this client reports it in a heartbeat: id, version and the status the client holds.
  *
- * <p>{@code WAIT} is rejected: it is not a status a client may report, and the SDK cannot even
- * encode it (research/sdk-wire-protocol.md §1.5).
+ * <p>{@code WAIT} is rejected: it is not a status a client may report, and the SDK's heartbeat
+ * message has no value for it.
  *
  * @param channelId the server's channel id
  * @param version the version this client holds; the higher version wins on both sides

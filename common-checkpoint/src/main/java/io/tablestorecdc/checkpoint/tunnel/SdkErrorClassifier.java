@@ -14,7 +14,7 @@ import java.util.Set;
 final class SdkErrorClassifier {
 
     // Transient server-side codes. The SDK retries none of them for tunnel actions, because it
-    // treats no tunnel action as idempotent (research/sdk-wire-protocol.md §1.7).
+    // treats no tunnel action as idempotent.
     private static final Set<String> TRANSIENT_CODES =
             Set.of(
                     ErrorCode.SERVER_BUSY,

@@ -44,14 +44,16 @@ import java.util.Optional;
  * The {@link TunnelProxy} over the Tablestore SDK's {@code TunnelClient}: the only class that calls
  * the tunnel server.
  *
- * <p>It uses the low-level {@code model.tunnel.internal} requests (research/sdk-wire-protocol.md
- * §1.6) rather than the SDK's {@code TunnelWorker}, because the engines, not a worker thread pool,
- * decide when a channel is read and when its progress is durable. The SDK client is built without
- * retries of its own, and every call goes through {@link TransientRetry}.
+ * <p>It uses the SDK's low-level {@code model.tunnel.internal} requests (connect, heartbeat,
+ * readrecords, getcheckpoint, checkpoint) rather than its {@code TunnelWorker}, because the
+ * engines, not a worker thread pool, decide when a channel is read and when its progress is
+ * durable. The SDK client is built without retries of its own, and every call goes through {@link
+ * TransientRetry}.
  */
 public final class SdkTunnelProxy implements TunnelProxy {
 
-    // The SDK's own "maybe more" rule when the server omits may_more_record (§1.3).
+    // The SDK's own "maybe more" rule when the server omits may_more_record: a response of more
+    // than this many records, or of more than this many bytes, may have more behind it.
     static final int MAY_MORE_RECORDS = 500;
     static final int MAY_MORE_BYTES = 900 * 1024;
 

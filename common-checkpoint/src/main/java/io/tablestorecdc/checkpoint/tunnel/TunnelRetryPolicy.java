@@ -7,7 +7,7 @@ import java.util.Objects;
  * How transient tunnel errors are retried: at most {@code maxAttempts} calls, waiting an
  * exponentially growing, jittered backoff between them.
  *
- * <p>Needed because the SDK retries no tunnel action itself (research/sdk-wire-protocol.md §1.7).
+ * <p>Needed because the SDK retries no tunnel action itself: it treats none as idempotent.
  *
  * @param maxAttempts calls in total, including the first (at least 1)
  * @param initialBackoff the wait before the second call

@@ -28,11 +28,11 @@ import org.slf4j.LoggerFactory;
  * This consumer's one tunnel client: connects once, heartbeats on a schedule, and keeps the set of
  * channels the server has assigned, with versions and statuses.
  *
- * <p>The heartbeat merge follows the SDK's client state machine (research/sdk-wire-protocol.md
- * §1.5): per channel the higher version wins (the server's copy on a tie); channels missing from
- * the answer are dropped; a channel the server sets {@code CLOSING} is no longer readable and is
- * reported {@code CLOSE} with version + 1. A channel is reported {@code TERMINATED} (version + 1)
- * only after the caller says its finish is durably committed ({@link #markFinishedCommitted}),
+ * <p>The heartbeat merge follows the SDK's own client state machine ({@code TunnelWorker}'s channel
+ * bookkeeping): per channel the higher version wins (the server's copy on a tie); channels missing
+ * from the answer are dropped; a channel the server sets {@code CLOSING} is no longer readable and
+ * is reported {@code CLOSE} with version + 1. A channel is reported {@code TERMINATED} (version +
+ * 1) only after the caller says its finish is durably committed ({@link #markFinishedCommitted}),
  * because the server opens child channels on it (invariant 3). {@code WAIT} never goes into a
  * heartbeat.
  *

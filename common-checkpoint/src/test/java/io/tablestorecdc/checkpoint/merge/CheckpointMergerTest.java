@@ -35,7 +35,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The client-side cases of research/lineage-and-merging.md §5.3, as a table. */
+/**
+ * The merge of a committed checkpoint with the server's listing, case by case as a table: children
+ * of unfinished or unpushed parents held, finished parents as tombstones, crashes before and after
+ * a parent's tail was committed, vanished channels, where each readable channel starts.
+ */
 class CheckpointMergerTest {
 
     static Stream<MergeScenario> cases() {

@@ -31,7 +31,8 @@ import net.jqwik.api.Tuple;
 
 /**
  * Properties of merger + gate + commit plan over random split / merge / crash schedules against a
- * fake tunnel server (research/lineage-and-merging.md §5.3, "Notes for test construction").
+ * fake tunnel server that, as the service does, holds a child in {@code WAIT} until every parent is
+ * reported finished: no record lost or read twice, no child read before its parents' ends.
  */
 class LineagePropertiesTest {
 

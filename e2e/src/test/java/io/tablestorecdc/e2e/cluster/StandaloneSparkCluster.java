@@ -11,8 +11,8 @@ import scala.Option;
  * A Spark standalone master and one worker, started inside the test's JVM; the worker launches each
  * executor as a separate JVM. No Spark installation is needed: the executors get the test's own
  * classpath (absolute entries, as surefire gives it) through {@code spark.executor.extraClassPath},
- * and the two environment variables Spark's launcher checks for a distribution are set for them
- * (see research/spark-engine-notes.md §3).
+ * and the environment variables that stand in for a distribution for Spark's launcher ({@code
+ * SPARK_SCALA_VERSION}, {@code SPARK_SQL_TESTING}) are set for them.
  *
  * <p>Why not {@code local-cluster[...]}: its workers write their executor folders to {@code
  * $SPARK_HOME/work}, and {@code SPARK_HOME} can only come from the environment of the test JVM,

@@ -40,9 +40,9 @@ import org.slf4j.LoggerFactory;
  * <p>A finished channel stays in this reader's state until a checkpoint that contains its finish
  * completes, and is reported to the enumerator again after every restore: a report lost across a
  * checkpoint (the enumerator snapshot was taken before the report, the reader's after) can then not
- * stall the channel's children (flink-anchors (b) 13). On each completed checkpoint the positions
- * of that checkpoint go to the enumerator, which pushes them to the tunnel server. A restored
- * channel the server has finished is judged here, where its state is ({@link ServerFinishedCheck}).
+ * stall the channel's children. On each completed checkpoint the positions of that checkpoint go to
+ * the enumerator, which pushes them to the tunnel server. A restored channel the server has
+ * finished is judged here, where its state is ({@link ServerFinishedCheck}).
  *
  * <p>A channel stopped at the end position of a bounded source stays in the state at the position
  * where it stopped (a restored one is read once more and stops again at once) and is reported
