@@ -42,7 +42,9 @@ final class ChangeRowConverter {
     private final Map<String, Integer> attributeSlots = new HashMap<>();
     private final DataType[] slotTypes;
     private final int attributeBase;
+    private final int tableSlot;
     private final int metadataBase;
+    private final UTF8String tableUtf8;
     // The records of one channel mostly carry the same column names in the same order, decoded
     // afresh for every record: comparing them with the last record's names is cheaper than hashing
     // each one, and lets the slots and the names' UTF8Strings be reused.
@@ -65,13 +67,15 @@ final class ChangeRowConverter {
         for (int i = 0; i < attributes.size(); i++) {
             attributeSlots.put(attributes.get(i).name(), attributeBase + i);
         }
-        this.metadataBase = attributeBase + (schema.valuesMap() ? 1 : attributes.size());
+        this.tableSlot = attributeBase + (schema.valuesMap() ? 1 : attributes.size());
+        this.metadataBase = tableSlot + 1;
+        this.tableUtf8 = UTF8String.fromString(tableName);
         StructField[] fields = schema.sparkSchema().fields();
         this.slotTypes = new DataType[fields.length];
         for (int i = 0; i < fields.length; i++) {
             slotTypes[i] = fields[i].dataType();
         }
-        this.direct = new UnsafeChangeRows(schema, ignoreDelete);
+        this.direct = new UnsafeChangeRows(schema, tableName, ignoreDelete);
     }
 
     static ChangeRowConverter of(OutputSchema schema, TablestoreSourceOptions options) {
@@ -227,6 +231,7 @@ final class ChangeRowConverter {
     }
 
     private void fillMetadata(ChangeRecord record, Object[] values) {
+        values[tableSlot] = tableUtf8;
         values[metadataBase] = CellRules.ACTION_NAMES[record.action().ordinal()];
         values[metadataBase + 1] = commitTime(record);
         values[metadataBase + 2] = channelUtf8(record.channelId());

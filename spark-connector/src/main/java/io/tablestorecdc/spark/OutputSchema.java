@@ -27,6 +27,9 @@ public final class OutputSchema implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    /** The table the change was read from: the first metadata column, in every row. */
+    public static final String TABLE = "_table";
+
     /** {@code PUT}, {@code UPDATE} or {@code DELETE}. */
     public static final String OP = "_op";
 
@@ -149,6 +152,7 @@ public final class OutputSchema implements Serializable {
         Map<String, DataType> fixed = new LinkedHashMap<>();
         primaryKey.forEach(pk -> fixed.put(pk.name(), primaryKeyType(pk.type())));
         fixed.put(VALUES, STRING_MAP);
+        fixed.put(TABLE, DataTypes.StringType);
         fixed.put(OP, DataTypes.StringType);
         fixed.put(COMMIT_TS, DataTypes.TimestampType);
         fixed.put(CHANNEL, DataTypes.StringType);
@@ -212,7 +216,8 @@ public final class OutputSchema implements Serializable {
             schema = schema.add(attribute);
         }
         schema =
-                schema.add(OP, DataTypes.StringType, false)
+                schema.add(TABLE, DataTypes.StringType, false)
+                        .add(OP, DataTypes.StringType, false)
                         .add(COMMIT_TS, DataTypes.TimestampType, true)
                         .add(CHANNEL, DataTypes.StringType, false)
                         .add(SEQ, SEQ_TYPE, false)

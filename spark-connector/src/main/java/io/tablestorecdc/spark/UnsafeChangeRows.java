@@ -42,7 +42,9 @@ final class UnsafeChangeRows implements ChangeVisitor {
     private final DataType[] slotTypes;
     private final int attributeBase;
     private final int attributeCount;
+    private final int tableSlot;
     private final int metadataBase;
+    private final UTF8String tableName;
     private final boolean ignoreDelete;
     private final UnsafeRowWriter row;
     private final UnsafeRowWriter sequence;
@@ -79,7 +81,8 @@ final class UnsafeChangeRows implements ChangeVisitor {
     private String[] keptNames; // null until a map is kept
     private ColumnOperation[] keptOperations;
 
-    UnsafeChangeRows(OutputSchema schema, boolean ignoreDelete) {
+    UnsafeChangeRows(OutputSchema schema, String tableName, boolean ignoreDelete) {
+        this.tableName = UTF8String.fromString(tableName);
         this.valuesMap = schema.valuesMap();
         this.beforeColumn = schema.before();
         this.primaryKey = schema.primaryKey();
@@ -90,7 +93,8 @@ final class UnsafeChangeRows implements ChangeVisitor {
         for (int i = 0; i < attributes.size(); i++) {
             attributeSlots.put(attributes.get(i).name(), attributeBase + i);
         }
-        this.metadataBase = attributeBase + (valuesMap ? 1 : attributeCount);
+        this.tableSlot = attributeBase + (valuesMap ? 1 : attributeCount);
+        this.metadataBase = tableSlot + 1;
         StructField[] fields = schema.sparkSchema().fields();
         this.slotTypes = new DataType[fields.length];
         for (int i = 0; i < fields.length; i++) {
@@ -250,6 +254,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
                 row.setNullAt(attributeBase + i);
             }
         }
+        row.write(tableSlot, tableName);
         row.write(metadataBase, CellRules.ACTION_NAMES[action.ordinal()]);
         long commitMicros = sequenceInfo.timestampMicros();
         if (commitMicros == 0) {

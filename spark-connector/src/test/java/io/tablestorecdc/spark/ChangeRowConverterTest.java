@@ -31,8 +31,8 @@ class ChangeRowConverterTest {
     static final OutputSchema TYPED = OutputSchema.of(OutputSchemaTest.PK, ATTRIBUTES);
     static final OutputSchema MAP = OutputSchema.inferred(OutputSchemaTest.PK);
 
-    // id, n, name, qty, price, ok, blob, _op, _commit_ts, _channel, _seq, _column_ops
-    static final int OP = 7;
+    // id, n, name, qty, price, ok, blob, _table, _op, _commit_ts, _channel, _seq, _column_ops
+    static final int OP = 8;
 
     static ChangeRecord record(Action action, List<ColumnChange> columns) {
         return new ChangeRecord(
@@ -75,6 +75,7 @@ class ChangeRowConverterTest {
         assertThat(row.getDouble(4)).isEqualTo(1.5);
         assertThat(row.getBoolean(5)).isTrue();
         assertThat(row.getBinary(6)).containsExactly(1, 2);
+        assertThat(row.getUTF8String(OP - 1).toString()).isEqualTo("orders");
         assertThat(row.getUTF8String(OP).toString()).isEqualTo("PUT");
         assertThat(row.getLong(OP + 1)).isEqualTo(1_700_000_000_000_000L);
         assertThat(row.getUTF8String(OP + 2).toString()).isEqualTo("p-3");
@@ -215,7 +216,8 @@ class ChangeRowConverterTest {
         assertThat(map(row.getMap(2)))
                 .containsExactlyEntriesOf(
                         orderedMap("a", "42", "b", "0.25", "c", "false", "d", "/w==", "e", "x"));
-        assertThat(map(row.getMap(7))).containsEntry("f", "DELETE_ALL_VERSION");
+        assertThat(row.getUTF8String(3).toString()).isEqualTo("orders");
+        assertThat(map(row.getMap(8))).containsEntry("f", "DELETE_ALL_VERSION");
     }
 
     @Test

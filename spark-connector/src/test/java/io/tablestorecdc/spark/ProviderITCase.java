@@ -46,6 +46,7 @@ class ProviderITCase {
                         "order_no",
                         "tag",
                         "_values",
+                        "_table",
                         "_op",
                         "_commit_ts",
                         "_channel",
@@ -65,7 +66,14 @@ class ProviderITCase {
 
         assertThat(schema.fieldNames())
                 .containsExactly(
-                        "id", "qty", "_op", "_commit_ts", "_channel", "_seq", "_column_ops");
+                        "id",
+                        "qty",
+                        "_table",
+                        "_op",
+                        "_commit_ts",
+                        "_channel",
+                        "_seq",
+                        "_column_ops");
     }
 
     @Test

@@ -31,7 +31,7 @@ class UnsafeChangeRowsTest {
 
     @Test
     void writesTheSameRowsAsTheGeneralConversion() {
-        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, false);
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, "orders", false);
         List<ChangeRecord> records =
                 List.of(
                         record(Action.PUT, everyType()),
@@ -56,11 +56,14 @@ class UnsafeChangeRowsTest {
                     .as("%s", r)
                     .isEqualTo(canonical(TYPED, general(r)));
         }
+        assertThat(direct(rows, records.get(0)).getUTF8String(ChangeRowConverterTest.OP - 1))
+                .as("the table of every row")
+                .hasToString("orders");
     }
 
     @Test
     void writesTheSameValuesMapAsTheGeneralConversion() {
-        UnsafeChangeRows rows = new UnsafeChangeRows(MAP, false);
+        UnsafeChangeRows rows = new UnsafeChangeRows(MAP, "orders", false);
         List<ChangeRecord> records =
                 List.of(
                         record(Action.PUT, everyType()),
@@ -94,7 +97,7 @@ class UnsafeChangeRowsTest {
     @Test
     void withABeforeColumnAChangeWithoutABeforeImageIsWrittenAsTheGeneralConversionWritesIt() {
         OutputSchema schema = OutputSchema.inferred(OutputSchemaTest.PK, true);
-        UnsafeChangeRows rows = new UnsafeChangeRows(schema, false);
+        UnsafeChangeRows rows = new UnsafeChangeRows(schema, "orders", false);
         ChangeRecord plain = record(Action.UPDATE, List.of(put("qty", CellValue.ofInteger(2))));
         ChangeRecord withBefore =
                 new ChangeRecord(
@@ -119,7 +122,7 @@ class UnsafeChangeRowsTest {
 
     @Test
     void aRowIsReusedByTheNextRecordAsSparksOwnReadersDo() {
-        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, false);
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, "orders", false);
         UnsafeRow first = direct(rows, record(Action.PUT, everyType()));
         UnsafeRow second = direct(rows, record(Action.DELETE, List.of()));
 
@@ -129,7 +132,7 @@ class UnsafeChangeRowsTest {
 
     @Test
     void leavesToTheGeneralConversionWhatItMustNameOrCount() {
-        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, true);
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, "orders", true);
 
         assertThat(direct(rows, record(Action.PUT, List.of(put("qty", ofString("7"))))))
                 .as("a value of another type")
@@ -168,7 +171,7 @@ class UnsafeChangeRowsTest {
 
     @Test
     void aPrimaryKeyThatIsNotTheTablesIsLeftToTheGeneralConversion() {
-        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, false);
+        UnsafeChangeRows rows = new UnsafeChangeRows(TYPED, "orders", false);
         ChangeRecord otherKey =
                 new ChangeRecord(
                         Action.PUT,
@@ -189,7 +192,7 @@ class UnsafeChangeRowsTest {
                         .add("l", DataTypes.LongType)
                         .add("d", DataTypes.DoubleType);
         OutputSchema schema = OutputSchema.of(OutputSchemaTest.PK, narrow);
-        UnsafeChangeRows rows = new UnsafeChangeRows(schema, false);
+        UnsafeChangeRows rows = new UnsafeChangeRows(schema, "orders", false);
         ChangeRecord r =
                 record(
                         Action.PUT,
@@ -237,7 +240,7 @@ class UnsafeChangeRowsTest {
     }
 
     private static InternalRow general(OutputSchema schema, ChangeRecord record) {
-        return new ChangeRowConverter(schema, "t", false, false).convert(record).orElseThrow();
+        return new ChangeRowConverter(schema, "orders", false, false).convert(record).orElseThrow();
     }
 
     /** Both rows in the layout Spark's own projection gives, so that equal content is equal. */

@@ -23,10 +23,11 @@ public final class CdcChange {
     public static final String SEQ = "_seq";
     public static final String COMMIT_TS = "_commit_ts";
     public static final String CHANNEL = "_channel";
+    public static final String TABLE = "_table";
 
     /** Metadata columns of the source that are never written as attributes. */
     public static final Set<String> METADATA_COLUMNS =
-            Set.of(OP, COLUMN_OPS, SEQ, COMMIT_TS, CHANNEL);
+            Set.of(OP, COLUMN_OPS, SEQ, COMMIT_TS, CHANNEL, TABLE);
 
     private CdcChange() {}
 

@@ -90,6 +90,7 @@ final class SparkMemoryDrain {
         if (type.equals(DataTypes.StringType)) {
             return switch (name) {
                 case "_op" -> "PUT";
+                case "_table" -> "bench";
                 case "_channel" -> CHANNEL;
                 case "s" -> PAYLOAD;
                 default -> String.format(Locale.ROOT, "row-%09d", i);

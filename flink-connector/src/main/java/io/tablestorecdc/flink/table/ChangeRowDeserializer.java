@@ -13,6 +13,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
@@ -27,17 +28,21 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
 
     private static final long serialVersionUID = 1L;
 
+    private final String tableName;
     private final RowType physicalType;
     private final RowDataChangeRecordDeserializer physical;
     private final List<ReadableMetadata> metadata;
     private final ChangelogModeOption mode;
     private final TypeInformation<RowData> producedType;
+    private transient StringData tableData;
 
     ChangeRowDeserializer(
+            String tableName,
             RowType physicalType,
             List<ReadableMetadata> metadata,
             ChangelogModeOption mode,
             TypeInformation<RowData> producedType) {
+        this.tableName = tableName;
         this.physicalType = physicalType;
         this.physical = new RowDataChangeRecordDeserializer(physicalType, producedType);
         this.metadata = List.copyOf(metadata);
@@ -62,7 +67,7 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
             row.setField(i, source.getField(i));
         }
         for (int i = 0; i < metadata.size(); i++) {
-            row.setField(arity + i, metadata.get(i).read(record));
+            row.setField(arity + i, metadata.get(i).read(record, table()));
         }
         if (upsert) {
             row.setField(arity + metadata.size(), touched(record));
@@ -116,7 +121,7 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
             row.setField(i, source.getField(i));
         }
         for (int i = 0; i < metadata.size(); i++) {
-            row.setField(arity + i, metadata.get(i).read(record));
+            row.setField(arity + i, metadata.get(i).read(record, table()));
         }
         return row;
     }
@@ -134,6 +139,14 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
             }
         }
         return bits;
+    }
+
+    /** The {@code table_name} value: one immutable string shared by the rows. */
+    private StringData table() {
+        if (tableData == null) {
+            tableData = StringData.fromString(tableName);
+        }
+        return tableData;
     }
 
     static boolean isTouched(byte[] bits, int field) {
@@ -154,6 +167,7 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
                         fields ->
                                 new ChangeRowWriter(
                                         fields,
+                                        table(),
                                         physicalType.getFieldNames(),
                                         metadata,
                                         mode == ChangelogModeOption.UPSERT));

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.types.RowKind;
 
 /**
@@ -25,6 +26,7 @@ final class ChangeRowWriter implements ChangeWriter<RowData> {
     private static final int NO_FIELD = -1;
 
     private final ChangeWriter<RowData> physical;
+    private final StringData table;
     private final List<ReadableMetadata> metadata;
     private final boolean upsert;
     private final Map<String, Integer> fieldsByName = new HashMap<>();
@@ -35,10 +37,12 @@ final class ChangeRowWriter implements ChangeWriter<RowData> {
 
     ChangeRowWriter(
             ChangeWriter<RowData> physical,
+            StringData table,
             List<String> physicalNames,
             List<ReadableMetadata> metadata,
             boolean upsert) {
         this.physical = physical;
+        this.table = table;
         this.metadata = List.copyOf(metadata);
         this.upsert = upsert;
         for (int i = 0; i < physicalNames.size(); i++) {
@@ -88,7 +92,7 @@ final class ChangeRowWriter implements ChangeWriter<RowData> {
             row.setField(i, source.getField(i));
         }
         for (int i = 0; i < metadata.size(); i++) {
-            row.setField(arity + i, metadata.get(i).read(action, sequence, channelId));
+            row.setField(arity + i, metadata.get(i).read(action, sequence, channelId, table));
         }
         if (upsert) {
             row.setField(arity + metadata.size(), touched.clone());

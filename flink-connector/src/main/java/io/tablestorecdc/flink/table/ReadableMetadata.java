@@ -20,7 +20,9 @@ public enum ReadableMetadata {
     /** The tunnel channel the change was read from. */
     CHANNEL("channel", DataTypes.STRING().notNull()),
     /** The server's ordering of the change, {@code epoch:timestampMicros:rowIndex}. */
-    SEQ("seq", DataTypes.STRING().notNull());
+    SEQ("seq", DataTypes.STRING().notNull()),
+    /** The Tablestore table the change was read from ({@code table.name}). */
+    TABLE_NAME("table_name", DataTypes.STRING().notNull());
 
     private final String key;
     private final DataType type;
@@ -38,15 +40,16 @@ public enum ReadableMetadata {
         return type;
     }
 
-    /** The internal (RowData) value of this column for a change. */
-    public Object read(ChangeRecord record) {
-        return read(record.action(), record.sequence(), record.channelId());
+    /** The internal (RowData) value of this column for a change of table {@code table}. */
+    public Object read(ChangeRecord record, StringData table) {
+        return read(record.action(), record.sequence(), record.channelId(), table);
     }
 
     /**
      * The same value from a change's parts, for a change written without a {@link ChangeRecord}.
      */
-    Object read(ChangeRecord.Action action, SequenceInfo sequence, String channelId) {
+    Object read(
+            ChangeRecord.Action action, SequenceInfo sequence, String channelId, StringData table) {
         switch (this) {
             case OP:
                 return StringData.fromString(action.name());
@@ -55,6 +58,8 @@ public enum ReadableMetadata {
                 return micros == 0 ? null : TimestampData.fromEpochMillis(micros / 1000);
             case CHANNEL:
                 return StringData.fromString(channelId);
+            case TABLE_NAME:
+                return table;
             default:
                 return StringData.fromString(
                         sequence.epoch()

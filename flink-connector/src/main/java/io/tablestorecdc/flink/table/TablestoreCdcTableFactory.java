@@ -123,7 +123,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
             checkBeforeImages(context, settings, (RowType) physical.getLogicalType());
         }
         SourceOptions configured = parse(() -> new SourceOptions(settings, options));
-        validateEagerly(configured, physical, mode);
+        validateEagerly(configured, settings.tableName(), physical, mode);
         return new TablestoreCdcTableSource(
                 configured, settings.tableName(), physical, primaryKey, mode);
     }
@@ -191,7 +191,10 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
     /** Fails at planning, not at run time, on a bad option value or an unsupported column type. */
     private static void validateEagerly(
-            SourceOptions configured, DataType physical, ChangelogModeOption mode) {
+            SourceOptions configured,
+            String tableName,
+            DataType physical,
+            ChangelogModeOption mode) {
         RowType rowType = (RowType) physical.getLogicalType();
         parse(
                 () ->
@@ -199,6 +202,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                                 TablestoreCdcSource.<RowData>builder()
                                         .setDeserializer(
                                                 new ChangeRowDeserializer(
+                                                        tableName,
                                                         rowType,
                                                         List.of(),
                                                         mode,

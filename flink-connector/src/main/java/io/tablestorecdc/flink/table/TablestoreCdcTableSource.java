@@ -89,7 +89,11 @@ public final class TablestoreCdcTableSource implements ScanTableSource, Supports
                         TablestoreCdcSource.<RowData>builder()
                                 .setDeserializer(
                                         new ChangeRowDeserializer(
-                                                physicalRow, metadata, mode, changeType)));
+                                                tableName,
+                                                physicalRow,
+                                                metadata,
+                                                mode,
+                                                changeType)));
         return new Provider(source, outputType, physicalRow.getFieldCount());
     }
 

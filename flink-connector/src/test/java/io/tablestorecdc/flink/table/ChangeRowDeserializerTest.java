@@ -34,6 +34,7 @@ class ChangeRowDeserializerTest {
 
     private final ChangeRowDeserializer all =
             new ChangeRowDeserializer(
+                    "orders",
                     ROW,
                     List.of(ReadableMetadata.of("op")),
                     ChangelogModeOption.ALL,
@@ -119,7 +120,8 @@ class ChangeRowDeserializerTest {
                         ReadableMetadata.of("op"),
                         ReadableMetadata.of("commit_ts"),
                         ReadableMetadata.of("channel"),
-                        ReadableMetadata.of("seq"));
+                        ReadableMetadata.of("seq"),
+                        ReadableMetadata.of("table_name"));
         List<ChangeRecord> changes =
                 List.of(
                         change(
@@ -152,7 +154,7 @@ class ChangeRowDeserializerTest {
                 List.of(ChangelogModeOption.UPSERT, ChangelogModeOption.INSERT_ONLY)) {
             ChangeRowDeserializer deserializer =
                     new ChangeRowDeserializer(
-                            ROW, everyColumn, mode, TypeInformation.of(RowData.class));
+                            "orders", ROW, everyColumn, mode, TypeInformation.of(RowData.class));
             ChangeWriter<RowData> writer = deserializer.changeWriter().orElseThrow();
             for (ChangeRecord change : changes) {
                 RecordPage.of(List.of(change)).visit(0, writer);
@@ -161,6 +163,9 @@ class ChangeRowDeserializerTest {
 
                 assertThat(writer.action()).isEqualTo(change.action());
                 assertThat(List.of(writer.finish())).as("%s %s", mode, change).isEqualTo(expected);
+                assertThat(expected.get(0).getString(ROW.getFieldCount() + 4))
+                        .as("table_name")
+                        .hasToString("orders");
             }
         }
     }
@@ -169,6 +174,7 @@ class ChangeRowDeserializerTest {
     void theWriterLeavesAValueThatDoesNotFitToTheDeserializerAndModeAllHasNone() {
         ChangeRowDeserializer upsert =
                 new ChangeRowDeserializer(
+                        "orders",
                         ROW,
                         List.of(ReadableMetadata.of("op")),
                         ChangelogModeOption.UPSERT,

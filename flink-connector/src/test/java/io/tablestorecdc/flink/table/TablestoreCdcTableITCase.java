@@ -165,9 +165,10 @@ class TablestoreCdcTableITCase {
         tEnv.executeSql(
                 ddl(
                         "log",
-                        "op STRING METADATA FROM 'op' VIRTUAL, channel STRING METADATA VIRTUAL",
+                        "op STRING METADATA FROM 'op' VIRTUAL, channel STRING METADATA VIRTUAL,"
+                                + " tbl STRING METADATA FROM 'table_name' VIRTUAL",
                         ", 'changelog.mode' = 'insert-only'"));
-        TableResult result = query("SELECT id, v, op, channel FROM log");
+        TableResult result = query("SELECT id, v, op, channel, tbl FROM log");
 
         put("a", 1, "x");
         updateV("a", 2);
@@ -179,6 +180,7 @@ class TablestoreCdcTableITCase {
                 .extracting(r -> r.getField(0) + " " + r.getField(1) + " " + r.getField(2))
                 .containsExactly("a 1 PUT", "a 2 UPDATE", "a null DELETE");
         assertThat(rows).extracting(r -> (String) r.getField(3)).allMatch(c -> !c.isEmpty());
+        assertThat(rows).extracting(r -> r.getField(4)).containsOnly(table);
     }
 
     @Test
