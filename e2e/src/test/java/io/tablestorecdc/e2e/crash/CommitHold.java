@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -30,7 +31,11 @@ final class CommitHold {
             return;
         }
         try {
-            Files.writeString(marker, Long.toString(unit));
+            // Written aside, then moved into place: the test reads the unit as soon as the
+            // marker exists, so it must never see the file created but still empty.
+            Path written = marker.resolveSibling(marker.getFileName() + ".tmp");
+            Files.writeString(written, Long.toString(unit));
+            Files.move(written, marker, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

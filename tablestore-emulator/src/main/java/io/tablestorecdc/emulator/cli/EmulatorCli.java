@@ -112,7 +112,12 @@ public final class EmulatorCli {
             return 2;
         }
         SyncClient client =
-                new SyncClient(options.endpoint, options.keyId, options.secret, options.instance);
+                new SyncClient(
+                        options.endpoint,
+                        options.keyId,
+                        options.secret,
+                        options.instance,
+                        shortRetries());
         try {
             execute(options, client, out);
             return 0;

@@ -178,16 +178,34 @@ class TransportStormITCase {
     @Test
     void writesSeparatedByPausesAroundTheClientsEvictionAndTheServersIdleTimeout()
             throws Exception {
+        // The pauses around the client's eviction and those around the server's idle timeout
+        // probe independent timers: each set runs in order on a client of its own, both at once.
+        long[] aroundEviction = {
+            4_800, // just before the client's eviction can close it (idle 5 s)
+            5_300, // just after a sweep may have closed it
+            10_300 // after the client closed it for sure
+        };
+        long[] aroundIdleTimeout = {
+            IDLE_TIMEOUT.toMillis() - 300, // just before the server's idle timeout
+            IDLE_TIMEOUT.toMillis() + 300 // just after
+        };
+        ExecutorService clients = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> eviction = clients.submit(() -> writesSeparatedBy(aroundEviction, 0));
+            Future<?> idle = clients.submit(() -> writesSeparatedBy(aroundIdleTimeout, 1_000));
+            eviction.get(120, TimeUnit.SECONDS);
+            idle.get(120, TimeUnit.SECONDS);
+        } finally {
+            clients.shutdownNow();
+        }
+        assertEveryWriteLanded(5 * 9);
+    }
+
+    /** On one stock client: per pause, a burst of writes, the pause, one more write. */
+    private Void writesSeparatedBy(long[] pausesMillis, int firstKey) throws Exception {
         SyncClient client = stockClient();
         try {
-            long[] pausesMillis = {
-                4_800, // just before the client's eviction can close it (idle 5 s)
-                5_300, // just after a sweep may have closed it
-                10_300, // after the client closed it for sure
-                IDLE_TIMEOUT.toMillis() - 300, // just before the server's idle timeout
-                IDLE_TIMEOUT.toMillis() + 300 // just after
-            };
-            int key = 0;
+            int key = firstKey;
             for (long pause : pausesMillis) {
                 // A few writes from several threads, so more than one connection goes idle.
                 burst(client, key, 8);
@@ -198,7 +216,7 @@ class TransportStormITCase {
         } finally {
             client.shutdown();
         }
-        assertEveryWriteLanded(5 * 9);
+        return null;
     }
 
     @Test
