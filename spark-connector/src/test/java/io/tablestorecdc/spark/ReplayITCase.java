@@ -95,7 +95,8 @@ class ReplayITCase {
         try (reader) {
             while (reader.next()) {
                 InternalRow row = reader.get();
-                out.add(row.getUTF8String(0) + "@" + row.getStruct(5, 3).getInt(2));
+                // id, _values, _table, _op, _commit_ts, _channel, _seq: the row index in _seq
+                out.add(row.getUTF8String(0) + "@" + row.getStruct(6, 3).getInt(2));
             }
         }
         return out;
