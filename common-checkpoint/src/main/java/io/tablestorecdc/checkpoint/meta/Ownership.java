@@ -143,8 +143,7 @@ final class Ownership {
                         + seconds
                         + " s from now). Only one Spark query or Flink job may read a tunnel. Stop"
                         + " the other query/job, or give this one its own tunnel; if the other"
-                        + " consumer has died, start this one again after its lease expires, or "
-                        + OwnershipConflictException.RELEASE_HINT,
+                        + " consumer has died, start this one again after its lease expires, or ",
                 held.consumerId(),
                 client.tableName());
     }

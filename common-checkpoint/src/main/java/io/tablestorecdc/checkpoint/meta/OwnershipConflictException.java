@@ -7,22 +7,36 @@ public final class OwnershipConflictException extends MetaTableException {
 
     private static final long serialVersionUID = 1L;
 
-    /** The end of a message that a consumer knowing the table and tunnel names replaces. */
-    static final String RELEASE_HINT =
-            "release its lease at once with the tablestore-cdc command line (lease release, see"
-                    + " docs/operations.md).";
-
     private final String holder;
     private final String metaTable;
+    private final String situation;
 
     OwnershipConflictException(String message) {
-        this(message, null, null);
+        super(message);
+        this.holder = null;
+        this.metaTable = null;
+        this.situation = null;
     }
 
-    OwnershipConflictException(String message, String holder, String metaTable) {
-        super(message);
+    /**
+     * The lease of {@code holder} in {@code metaTable} blocks this consumer: {@code situation} says
+     * how, and the message ends with how to release that lease.
+     */
+    OwnershipConflictException(String situation, String holder, String metaTable) {
+        this(
+                situation,
+                holder,
+                metaTable,
+                "release its lease at once with the tablestore-cdc command line (lease release, see"
+                        + " docs/operations.md).");
+    }
+
+    private OwnershipConflictException(
+            String situation, String holder, String metaTable, String release) {
+        super(situation + release);
         this.holder = holder;
         this.metaTable = metaTable;
+        this.situation = situation;
     }
 
     /** The consumer that holds the lease, when one does (not when owners kept changing). */
@@ -36,8 +50,7 @@ public final class OwnershipConflictException extends MetaTableException {
      * it.
      */
     public OwnershipConflictException withReleaseCommand(String tableName, String tunnelName) {
-        String message = getMessage();
-        if (holder == null || !message.endsWith(RELEASE_HINT)) {
+        if (holder == null) {
             return this;
         }
         StringBuilder command =
@@ -52,12 +65,12 @@ public final class OwnershipConflictException extends MetaTableException {
         }
         OwnershipConflictException named =
                 new OwnershipConflictException(
-                        message.substring(0, message.length() - RELEASE_HINT.length())
-                                + "release its lease at once with the tablestore-cdc command line: "
-                                + command
-                                + " (see docs/operations.md).",
+                        situation,
                         holder,
-                        metaTable);
+                        metaTable,
+                        "release its lease at once with the tablestore-cdc command line: "
+                                + command
+                                + " (see docs/operations.md).");
         named.setStackTrace(getStackTrace());
         return named;
     }

@@ -38,8 +38,7 @@ class OwnershipConflictExceptionTest {
 
     private static OwnershipConflictException conflict(String holder, String metaTable) {
         return new OwnershipConflictException(
-                "Tunnel x is owned by another consumer; start again after its lease expires, or "
-                        + OwnershipConflictException.RELEASE_HINT,
+                "Tunnel x is owned by another consumer; start again after its lease expires, or ",
                 holder,
                 metaTable);
     }

@@ -1,6 +1,7 @@
 package io.tablestorecdc.flink.table;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import io.tablestorecdc.flink.source.deserializer.ChangeWriter;
 import io.tablestorecdc.flink.source.deserializer.InvalidChangeRecordException;
@@ -58,21 +59,46 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
             return;
         }
         RowData fields = physical.toRowData(record);
-        int arity = fields.getArity();
         boolean upsert = mode == ChangelogModeOption.UPSERT;
-        RowKind kind = upsert ? fields.getRowKind() : RowKind.INSERT;
-        GenericRowData row = new GenericRowData(kind, arity + metadata.size() + (upsert ? 1 : 0));
+        out.collect(
+                sourceRow(
+                        fields,
+                        upsert ? fields.getRowKind() : RowKind.INSERT,
+                        metadata,
+                        record.action(),
+                        record.sequence(),
+                        record.channelId(),
+                        table(),
+                        upsert ? touched(record) : null));
+    }
+
+    /**
+     * The source's row: the physical {@code fields} as row kind {@code kind}, then the metadata
+     * columns of the change, then, when not null, the bits of the physical columns it touched.
+     */
+    static GenericRowData sourceRow(
+            RowData fields,
+            RowKind kind,
+            List<ReadableMetadata> metadata,
+            ChangeRecord.Action action,
+            SequenceInfo sequence,
+            String channelId,
+            StringData table,
+            byte[] touched) {
         GenericRowData source = (GenericRowData) fields;
+        int arity = source.getArity();
+        GenericRowData row =
+                new GenericRowData(kind, arity + metadata.size() + (touched == null ? 0 : 1));
         for (int i = 0; i < arity; i++) {
             row.setField(i, source.getField(i));
         }
         for (int i = 0; i < metadata.size(); i++) {
-            row.setField(arity + i, metadata.get(i).read(record, table()));
+            row.setField(arity + i, metadata.get(i).read(action, sequence, channelId, table));
         }
-        if (upsert) {
-            row.setField(arity + metadata.size(), touched(record));
+        if (touched != null) {
+            row.setField(arity + metadata.size(), touched);
         }
-        out.collect(row);
+        return row;
     }
 
     /**
@@ -114,16 +140,15 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
     }
 
     private RowData withMetadata(RowData fields, ChangeRecord record) {
-        int arity = fields.getArity();
-        GenericRowData row = new GenericRowData(fields.getRowKind(), arity + metadata.size());
-        GenericRowData source = (GenericRowData) fields;
-        for (int i = 0; i < arity; i++) {
-            row.setField(i, source.getField(i));
-        }
-        for (int i = 0; i < metadata.size(); i++) {
-            row.setField(arity + i, metadata.get(i).read(record, table()));
-        }
-        return row;
+        return sourceRow(
+                fields,
+                fields.getRowKind(),
+                metadata,
+                record.action(),
+                record.sequence(),
+                record.channelId(),
+                table(),
+                null);
     }
 
     /** Bit i set when physical column i is carried (PUT, key) or cleared by the change. */

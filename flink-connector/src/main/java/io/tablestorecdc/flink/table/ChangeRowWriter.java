@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.types.RowKind;
@@ -84,20 +83,15 @@ final class ChangeRowWriter implements ChangeWriter<RowData> {
         if (fields == null) {
             return null;
         }
-        GenericRowData source = (GenericRowData) fields;
-        int arity = source.getArity();
-        RowKind kind = upsert ? source.getRowKind() : RowKind.INSERT;
-        GenericRowData row = new GenericRowData(kind, arity + metadata.size() + (upsert ? 1 : 0));
-        for (int i = 0; i < arity; i++) {
-            row.setField(i, source.getField(i));
-        }
-        for (int i = 0; i < metadata.size(); i++) {
-            row.setField(arity + i, metadata.get(i).read(action, sequence, channelId, table));
-        }
-        if (upsert) {
-            row.setField(arity + metadata.size(), touched.clone());
-        }
-        return row;
+        return ChangeRowDeserializer.sourceRow(
+                fields,
+                upsert ? fields.getRowKind() : RowKind.INSERT,
+                metadata,
+                action,
+                sequence,
+                channelId,
+                table,
+                upsert ? touched.clone() : null);
     }
 
     private void touch(String name) {

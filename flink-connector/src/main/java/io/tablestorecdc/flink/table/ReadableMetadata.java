@@ -40,13 +40,9 @@ public enum ReadableMetadata {
         return type;
     }
 
-    /** The internal (RowData) value of this column for a change of table {@code table}. */
-    public Object read(ChangeRecord record, StringData table) {
-        return read(record.action(), record.sequence(), record.channelId(), table);
-    }
-
     /**
-     * The same value from a change's parts, for a change written without a {@link ChangeRecord}.
+     * The internal (RowData) value of this column for a change of table {@code table}, from the
+     * change's parts (a change is written with or without a {@link ChangeRecord}).
      */
     Object read(
             ChangeRecord.Action action, SequenceInfo sequence, String channelId, StringData table) {
