@@ -2,6 +2,7 @@ package io.tablestorecdc.spark;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalInt;
 import org.apache.spark.sql.connector.read.InputPartition;
 
@@ -11,10 +12,11 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * together); it never changes which records a batch holds, because every channel keeps its own
  * start, cap and recorded end.
  *
+ * @param table the table the channels belong to
  * @param channels the channels' parts of the batch, in channel-id order, all with the same end
  *     token and tunnel client
  */
-public record ChannelGroupPartition(List<ChannelInputPartition> channels)
+public record ChannelGroupPartition(String table, List<ChannelInputPartition> channels)
         implements InputPartition {
 
     private static final long serialVersionUID = 1L;
@@ -23,6 +25,7 @@ public record ChannelGroupPartition(List<ChannelInputPartition> channels)
     static final int PARTITIONS_PER_CORE = 4;
 
     public ChannelGroupPartition {
+        Objects.requireNonNull(table, "table");
         channels = List.copyOf(channels);
         if (channels.isEmpty()) {
             throw new IllegalArgumentException("A channel group needs at least one channel");
@@ -48,7 +51,8 @@ public record ChannelGroupPartition(List<ChannelInputPartition> channels)
      * give the same groups, and neighbouring channel ids share a group, so that a task finds their
      * meta rows with one range read.
      */
-    static List<ChannelGroupPartition> group(List<ChannelInputPartition> parts, int perPartition) {
+    static List<ChannelGroupPartition> group(
+            String table, List<ChannelInputPartition> parts, int perPartition) {
         if (perPartition < 1) {
             throw new IllegalArgumentException("perPartition must be >= 1, was " + perPartition);
         }
@@ -57,7 +61,7 @@ public record ChannelGroupPartition(List<ChannelInputPartition> channels)
         int from = 0;
         for (int g = 0; g < groups; g++) {
             int size = parts.size() / groups + (g < parts.size() % groups ? 1 : 0);
-            result.add(new ChannelGroupPartition(parts.subList(from, from + size)));
+            result.add(new ChannelGroupPartition(table, parts.subList(from, from + size)));
             from += size;
         }
         return result;
@@ -67,6 +71,8 @@ public record ChannelGroupPartition(List<ChannelInputPartition> channels)
     @Override
     public String toString() {
         return "ChannelGroupPartition{"
+                + table
+                + ": "
                 + channels.get(0).start()
                 + " and "
                 + (channels.size() - 1)

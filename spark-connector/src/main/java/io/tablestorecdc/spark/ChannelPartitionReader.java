@@ -114,21 +114,23 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
                                 pages, part.client(), start, limitOf(part), System::nanoTime);
     }
 
-    /** A reader of a group of just {@code part}. */
+    /** A reader of a group of just {@code part}, of the one table of {@code options}. */
     static ChannelPartitionReader open(
             TablestoreSourceOptions options, OutputSchema schema, ChannelInputPartition part) {
-        return open(options, schema, new ChannelGroupPartition(List.of(part)));
+        return open(options, schema, new ChannelGroupPartition(options.tableName(), List.of(part)));
     }
 
+    /** A reader of {@code group}, of one of the tables {@code options} select. */
     static ChannelPartitionReader open(
             TablestoreSourceOptions options, OutputSchema schema, ChannelGroupPartition group) {
-        Borrowed clients = Borrowed.from(options);
+        TablestoreSourceOptions table = options.forTable(group.table());
+        Borrowed clients = Borrowed.from(table);
         try {
             return new ChannelPartitionReader(
                     group,
                     clients,
-                    ChangeRowConverter.of(schema, options),
-                    options.channelReadBudget());
+                    ChangeRowConverter.of(schema, table),
+                    table.channelReadBudget());
         } catch (RuntimeException e) {
             clients.close();
             throw e;

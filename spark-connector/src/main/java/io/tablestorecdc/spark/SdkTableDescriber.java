@@ -11,7 +11,9 @@ import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Reads the source table's primary key with DescribeTable: the one table call the schema needs. */
@@ -43,6 +45,17 @@ final class SdkTableDescriber {
      * @throws IllegalArgumentException when the table does not exist or cannot be described
      */
     static Description describe(TablestoreEndpoint endpoint, String tableName) {
+        return describeAll(endpoint, List.of(tableName)).get(tableName);
+    }
+
+    /**
+     * Each table's primary key and stream origin columns (one DescribeTable each, through one
+     * client), in the order given.
+     *
+     * @throws IllegalArgumentException when a table does not exist or cannot be described, naming
+     *     it
+     */
+    static Map<String, Description> describeAll(TablestoreEndpoint endpoint, List<String> tables) {
         SyncClient client =
                 new SyncClient(
                         endpoint.endpoint(),
@@ -50,6 +63,19 @@ final class SdkTableDescriber {
                         endpoint.instanceName(),
                         null,
                         null);
+        Map<String, Description> described = new LinkedHashMap<>();
+        try {
+            for (String table : tables) {
+                described.put(table, describe(client, endpoint, table));
+            }
+            return described;
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static Description describe(
+            SyncClient client, TablestoreEndpoint endpoint, String tableName) {
         try {
             DescribeTableResponse described =
                     client.describeTable(new DescribeTableRequest(tableName));
@@ -62,8 +88,6 @@ final class SdkTableDescriber {
             throw describeFailed(endpoint, tableName, e.getErrorCode() + ": " + e.getMessage(), e);
         } catch (ClientException e) {
             throw describeFailed(endpoint, tableName, e.getMessage(), e);
-        } finally {
-            client.shutdown();
         }
     }
 

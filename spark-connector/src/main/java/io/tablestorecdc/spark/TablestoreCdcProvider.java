@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
@@ -24,14 +25,18 @@ public final class TablestoreCdcProvider implements TableProvider, DataSourceReg
 
     /**
      * Without a user schema: primary key, the {@code _values} map and the metadata columns, with
-     * {@code _before} when the table's stream carries before-images (origin columns).
+     * {@code _before} when a table's stream carries before-images (origin columns). The tables of a
+     * source of several tables must share their primary key.
      */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
         TablestoreSourceOptions parsed = TablestoreSourceOptions.parse(options);
-        SdkTableDescriber.Description table =
-                SdkTableDescriber.describe(parsed.tablestoreEndpoint(), parsed.tableName());
-        return OutputSchema.inferred(table.primaryKey(), !table.streamOriginColumns().isEmpty())
+        List<String> tables = SourceTables.resolve(parsed);
+        Map<String, SdkTableDescriber.Description> described =
+                SourceTables.describe(parsed, tables);
+        boolean before =
+                described.values().stream().anyMatch(d -> !d.streamOriginColumns().isEmpty());
+        return OutputSchema.inferred(described.get(tables.get(0)).primaryKey(), before)
                 .sparkSchema();
     }
 
@@ -45,10 +50,10 @@ public final class TablestoreCdcProvider implements TableProvider, DataSourceReg
     public Table getTable(
             StructType schema, Transform[] partitioning, Map<String, String> properties) {
         TablestoreSourceOptions options = TablestoreSourceOptions.parse(properties);
+        List<String> tables = SourceTables.resolve(options);
         OutputSchema output =
                 OutputSchema.of(
-                        SdkTableDescriber.primaryKey(
-                                options.tablestoreEndpoint(), options.tableName()),
+                        SourceTables.describe(options, tables).get(tables.get(0)).primaryKey(),
                         schema);
         return new TablestoreCdcTable(options, output);
     }

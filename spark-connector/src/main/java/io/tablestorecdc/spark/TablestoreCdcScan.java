@@ -25,7 +25,7 @@ final class TablestoreCdcScan implements Scan {
     @Override
     public String description() {
         return "TablestoreCdcScan[table="
-                + options.tableName()
+                + options.tablesLabel()
                 + ", tunnel="
                 + options.tunnelName()
                 + ", instance="

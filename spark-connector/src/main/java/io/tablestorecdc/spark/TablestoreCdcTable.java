@@ -21,7 +21,7 @@ final class TablestoreCdcTable implements SupportsRead {
 
     @Override
     public String name() {
-        return "tablestore-cdc:" + options.tableName() + "/" + options.tunnelName();
+        return "tablestore-cdc:" + options.tablesLabel() + "/" + options.tunnelName();
     }
 
     @Override

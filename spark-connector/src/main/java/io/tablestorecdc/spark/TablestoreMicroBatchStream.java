@@ -1,22 +1,33 @@
 package io.tablestorecdc.spark;
 
-import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
-import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.streaming.CompositeReadLimit;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.connector.read.streaming.Offset;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
 import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
 import org.slf4j.Logger;
@@ -27,6 +38,14 @@ import scala.Option;
  * The driver side of the source (docs/design.md, "Spark"): batch tokens as offsets, plans per
  * (start, end), commits pushed to the tunnel server one step later.
  *
+ * <p>Each table the source reads has its own {@link TableStream} (tunnel, owner lease, meta rows,
+ * batch tokens); a Spark batch covers every table, and its offset ({@link SourceOffset}) holds each
+ * table's token and plan, so that the tables commit together. A source of one table writes the
+ * offset it always wrote. With {@code table.pattern}, the instance's tables are listed again every
+ * {@code table.discovery.interval}: a new matching table is opened (a tunnel the source creates on
+ * it starts at its earliest change) and read from the next batch on; a table that is gone is closed
+ * with a log line and counted in {@code tablesDropped}.
+ *
  * <p>Connects lazily, on the first call Spark makes, because Spark builds the stream before it
  * decides to run it. Spark calls these methods from its stream execution thread; they are
  * synchronized anyway.
@@ -36,10 +55,13 @@ final class TablestoreMicroBatchStream
 
     private static final Logger LOG = LoggerFactory.getLogger(TablestoreMicroBatchStream.class);
     private static final int PLANS_CACHED = 4;
+    private static final int PLANNING_THREADS = 8;
+    private static final long STOP_MILLIS = 10_000;
 
     private final TablestoreSourceOptions options;
     private final OutputSchema schema;
     private final String checkpointLocation;
+    private final boolean single;
     private final Map<PlanKey, InputPartition[]> plans =
             new LinkedHashMap<>(8, 0.75f, true) {
                 @Override
@@ -47,13 +69,18 @@ final class TablestoreMicroBatchStream
                     return size() > PLANS_CACHED;
                 }
             };
-    private SourceConnection connection;
-    private BatchPlanner planner;
-    private ServerProgress progress;
-    private BackgroundPurge purge;
-    private TablestoreOffset initial;
-    private TablestoreOffset lastStart;
-    private TablestoreOffset lastEnd;
+    private final SortedMap<String, TableStream> tables = new TreeMap<>();
+
+    /** Tables that were read and are gone (dropped, or no longer selected). */
+    private final Set<String> dropped = new TreeSet<>();
+
+    private boolean connected;
+    private ExecutorService planning;
+    private long nextDiscoveryNanos;
+    private int rotation;
+    private SourceOffset initial;
+    private SourceOffset lastStart;
+    private SourceOffset lastEnd;
     private OptionalLong availableNowCutoffMicros = OptionalLong.empty();
 
     TablestoreMicroBatchStream(
@@ -61,42 +88,104 @@ final class TablestoreMicroBatchStream
         this.options = options;
         this.schema = schema;
         this.checkpointLocation = checkpointLocation;
+        this.single = options.selection().single();
     }
 
-    private synchronized SourceConnection connection() {
-        if (connection == null) {
-            connection = SourceConnection.open(options, checkpointLocation);
-            planner = new BatchPlanner(connection, options);
-            progress =
-                    new ServerProgress(
-                            connection, options.tunnelName(), options.serverProgressInterval());
-            purge =
-                    new BackgroundPurge(
-                            connection.meta(),
-                            options.metaRetentionBatches(),
-                            options.tunnelName());
+    private synchronized void connect() {
+        if (!connected) {
+            List<String> selected = SourceTables.resolve(options);
+            // Tables that join after the query's first start are read from their first change.
+            Set<String> atFirstStart =
+                    single
+                            ? Set.copyOf(selected)
+                            : InitialTokenFile.ofTables(checkpointLocation, hadoopConf())
+                                    .readTables()
+                                    .keySet();
+            try {
+                for (String table : selected) {
+                    boolean joins = !atFirstStart.isEmpty() && !atFirstStart.contains(table);
+                    tables.put(
+                            table,
+                            open(joins ? options.forNewTable(table) : options.forTable(table)));
+                }
+            } catch (RuntimeException e) {
+                closeTables(e);
+                throw e;
+            }
+            if (!single) {
+                planning =
+                        Executors.newFixedThreadPool(
+                                Math.min(PLANNING_THREADS, Math.max(1, selected.size())),
+                                DaemonThreads.named(
+                                        "tablestore-cdc-planning-" + options.tunnelName()));
+                LOG.info(
+                        "Source of tables {} reads {} table(s) through tunnel {}: {}",
+                        options.tablesLabel(),
+                        selected.size(),
+                        options.tunnelName(),
+                        selected);
+            }
+            nextDiscoveryNanos = System.nanoTime() + discoveryInterval().toNanos();
+            connected = true;
         }
-        connection.checkHealthy();
-        return connection;
+        tables.values().forEach(TableStream::checkHealthy);
+    }
+
+    private TableStream open(TablestoreSourceOptions table) {
+        return TableStream.open(table, checkpointLocation);
+    }
+
+    private Duration discoveryInterval() {
+        return options.selection().discoveryInterval();
     }
 
     @Override
     public synchronized Offset initialOffset() {
-        connection();
+        connect();
         if (initial == null) {
-            InitialTokenFile file =
-                    new InitialTokenFile(
-                            checkpointLocation,
-                            SparkSession.active().sparkContext().hadoopConfiguration());
-            Optional<BatchToken> stored = file.read();
-            if (stored.isPresent()) {
-                initial = TablestoreOffset.initial(stored.get());
-            } else {
-                initial = planner.seed();
-                file.write(initial.token());
-            }
+            initial = single ? initialOfOne() : initialOfSeveral();
         }
-        return initial.toSpark();
+        return initial.toSpark(single);
+    }
+
+    private SourceOffset initialOfOne() {
+        InitialTokenFile file = new InitialTokenFile(checkpointLocation, hadoopConf());
+        Optional<BatchToken> stored = file.read();
+        TableStream table = tables.values().iterator().next();
+        TablestoreOffset offset;
+        if (stored.isPresent()) {
+            offset = TablestoreOffset.initial(stored.get());
+        } else {
+            offset = table.seed();
+            file.write(offset.token());
+        }
+        return SourceOffset.of(table.table(), offset);
+    }
+
+    /** Each table's stored first token; tables not seeded before are seeded now. */
+    private SourceOffset initialOfSeveral() {
+        InitialTokenFile file = InitialTokenFile.ofTables(checkpointLocation, hadoopConf());
+        Map<String, BatchToken> stored = file.readTables();
+        SortedMap<String, TablestoreOffset> offsets = new TreeMap<>();
+        Map<String, BatchToken> tokens = new TreeMap<>();
+        boolean seeded = false;
+        for (TableStream table : tables.values()) {
+            BatchToken token = stored.get(table.table());
+            if (token == null) {
+                token = table.seed().token();
+                seeded = true;
+            }
+            tokens.put(table.table(), token);
+            offsets.put(table.table(), TablestoreOffset.initial(token));
+        }
+        if (seeded) {
+            file.writeTables(tokens);
+        }
+        return new SourceOffset(offsets);
+    }
+
+    private static org.apache.hadoop.conf.Configuration hadoopConf() {
+        return SparkSession.active().sparkContext().hadoopConfiguration();
     }
 
     @Override
@@ -126,38 +215,276 @@ final class TablestoreMicroBatchStream
     }
 
     /**
-     * A new token when there is something to read, else {@code start} (no batch). Spark asks only
-     * after the batch ending at {@code start} is in its commit log, so that batch is pushed to the
-     * server first (this also covers a commit Spark never called before a restart).
+     * A new offset when there is something to read (or a table to add or drop), else {@code start}
+     * (no batch). Spark asks only after the batch ending at {@code start} is in its commit log, so
+     * that batch is pushed to the server first (this also covers a commit Spark never called before
+     * a restart).
      */
     @Override
     public synchronized Offset latestOffset(Offset startOffset, ReadLimit limit) {
-        try {
-            return nextOffset(startOffset, limit);
-        } catch (TunnelException e) {
-            throw stopped(e);
-        }
-    }
-
-    private Offset nextOffset(Offset startOffset, ReadLimit limit) {
-        connection();
-        TablestoreOffset start = TablestoreOffset.from(startOffset);
+        connect();
+        SourceOffset start = offset(startOffset);
         if (start.equals(lastStart)) {
-            return lastEnd.toSpark();
-        }
-        pushCommitted(start);
-        TablestoreOffset end = planner.next(start, limit, availableNowCutoffMicros);
-        if (!end.equals(start)) {
             // Asked again for the same start, Spark must get the same, already carried, plan.
+            return lastEnd.toSpark(single);
+        }
+        SourceOffset end = single ? nextOfOne(start, limit) : nextOfSeveral(start, limit);
+        if (!end.equals(start)) {
             lastStart = start;
             lastEnd = end;
+        }
+        return end.toSpark(single);
+    }
+
+    private SourceOffset nextOfOne(SourceOffset start, ReadLimit limit) {
+        TableStream table = tables.values().iterator().next();
+        TablestoreOffset from = start.tables().get(table.table());
+        TablestoreOffset end;
+        try {
+            end = table.next(from, limit, availableNowCutoffMicros);
+        } catch (TunnelException e) {
+            throw table.stopped(e);
+        }
+        if (!end.equals(from)) {
             LOG.info(
                     "Planned batch {} of tunnel {}: reads {}",
                     end.batch(),
                     options.tunnelName(),
                     end.read());
         }
-        return end.toSpark();
+        return SourceOffset.of(table.table(), end);
+    }
+
+    /**
+     * Every table's next offset: tables found since are added (seeded, read from the next batch),
+     * tables gone are left out. Under {@code max.rows.per.trigger} the tables share the limit, in a
+     * rotating order so that each gets its turn; otherwise they are planned in parallel.
+     */
+    private SourceOffset nextOfSeveral(SourceOffset start, ReadLimit limit) {
+        discoverIfDue();
+        SortedMap<String, TablestoreOffset> end = new TreeMap<>();
+        for (Map.Entry<String, TablestoreOffset> e : start.tables().entrySet()) {
+            if (!tables.containsKey(e.getKey())) {
+                if (dropped.add(e.getKey())) {
+                    LOG.warn(
+                            "Table {} is no longer read by this source (dropped, or no longer"
+                                    + " selected by {}): its offset leaves the checkpoint",
+                            e.getKey(),
+                            options.tablesLabel());
+                }
+            }
+        }
+        List<TableStream> inStart = new ArrayList<>();
+        for (TableStream table : tables.values()) {
+            TablestoreOffset from = start.tables().get(table.table());
+            if (from == null) {
+                end.put(table.table(), table.seed());
+                LOG.info("Table {} joins the source with the next batch", table.table());
+            } else {
+                inStart.add(table);
+            }
+        }
+        Optional<ReadMaxRows> max = MinRowsAdmission.maxRows(limit);
+        if (max.isPresent()) {
+            planSharing(start, limit, max.get().maxRows(), inStart, end);
+        } else {
+            planInParallel(start, limit, inStart, end);
+        }
+        SourceOffset next = new SourceOffset(end);
+        if (!next.equals(start)) {
+            int reading = 0;
+            for (String table : end.keySet()) {
+                TablestoreOffset from = start.tables().get(table);
+                if (from != null && !from.equals(end.get(table))) {
+                    reading++;
+                }
+            }
+            LOG.info(
+                    "Planned a batch of tunnel {} on {} of {} table(s)",
+                    options.tunnelName(),
+                    reading,
+                    end.size());
+        }
+        return next;
+    }
+
+    private void planSharing(
+            SourceOffset start,
+            ReadLimit limit,
+            long maxRows,
+            List<TableStream> inStart,
+            SortedMap<String, TablestoreOffset> end) {
+        long remaining = maxRows;
+        int n = inStart.size();
+        int first = n == 0 ? 0 : Math.floorMod(rotation++, n);
+        for (int i = 0; i < n; i++) {
+            TableStream table = inStart.get((first + i) % n);
+            TablestoreOffset from = start.tables().get(table.table());
+            if (remaining <= 0) {
+                end.put(table.table(), from);
+                continue;
+            }
+            TablestoreOffset next =
+                    settle(table, from, planTable(table, from, withMaxRows(limit, remaining)));
+            end.put(table.table(), next);
+            if (!next.equals(from)) {
+                for (long cap : next.read().values()) {
+                    remaining -= cap == TablestoreOffset.UNCAPPED ? remaining : cap;
+                }
+            }
+        }
+    }
+
+    private void planInParallel(
+            SourceOffset start,
+            ReadLimit limit,
+            List<TableStream> inStart,
+            SortedMap<String, TablestoreOffset> end) {
+        Map<TableStream, CompletableFuture<TablestoreOffset>> pending = new LinkedHashMap<>();
+        for (TableStream table : inStart) {
+            TablestoreOffset from = start.tables().get(table.table());
+            pending.put(
+                    table,
+                    CompletableFuture.supplyAsync(() -> planTable(table, from, limit), planning));
+        }
+        RuntimeException failure = null;
+        for (Map.Entry<TableStream, CompletableFuture<TablestoreOffset>> e : pending.entrySet()) {
+            TableStream table = e.getKey();
+            try {
+                TablestoreOffset from = start.tables().get(table.table());
+                end.put(table.table(), settle(table, from, e.getValue().join()));
+            } catch (CompletionException ce) {
+                RuntimeException cause = ce.getCause() instanceof RuntimeException r ? r : ce;
+                if (failure == null) {
+                    failure = cause;
+                } else {
+                    failure.addSuppressed(cause);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * The table's next offset, or null when its tunnel failed because the table is gone (dropped
+     * while the source ran), which ends that table instead of the query ({@link #settle}).
+     */
+    private TablestoreOffset planTable(TableStream table, TablestoreOffset from, ReadLimit limit) {
+        try {
+            return table.next(from, limit, availableNowCutoffMicros);
+        } catch (TunnelException e) {
+            if (!single && gone(table.table())) {
+                return null;
+            }
+            throw table.stopped(e);
+        }
+    }
+
+    private boolean gone(String table) {
+        try {
+            return !SdkTableService.listTables(options.tablestoreEndpoint()).contains(table);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** {@code next}, or for a table that is gone ({@code null}): closes it, keeps {@code from}. */
+    private TablestoreOffset settle(
+            TableStream table, TablestoreOffset from, TablestoreOffset next) {
+        if (next != null) {
+            return next;
+        }
+        drop(table.table());
+        return from;
+    }
+
+    private void drop(String table) {
+        TableStream gone = tables.remove(table);
+        dropped.add(table);
+        LOG.warn(
+                "Table {} is gone from instance {}: its tunnel {} ends here; what its committed"
+                        + " batches held was delivered",
+                table,
+                options.instanceName(),
+                options.tunnelName());
+        try {
+            gone.close();
+        } catch (RuntimeException e) {
+            LOG.warn("Closing the source of dropped table {} failed", table, e);
+        }
+    }
+
+    /** {@code limit} with its row maximum lowered to {@code max}. */
+    static ReadLimit withMaxRows(ReadLimit limit, long max) {
+        if (limit instanceof ReadMaxRows) {
+            return ReadLimit.maxRows(max);
+        }
+        if (limit instanceof CompositeReadLimit composite) {
+            ReadLimit[] parts = composite.getReadLimits().clone();
+            for (int i = 0; i < parts.length; i++) {
+                if (parts[i] instanceof ReadMaxRows) {
+                    parts[i] = ReadLimit.maxRows(max);
+                }
+            }
+            return ReadLimit.compositeLimit(parts);
+        }
+        return limit;
+    }
+
+    /**
+     * With a pattern and a discovery interval: lists the instance's tables when the interval is up;
+     * opens the new matches, closes the ones gone.
+     */
+    private void discoverIfDue() {
+        if (!options.selection().discovers() || System.nanoTime() - nextDiscoveryNanos < 0) {
+            return;
+        }
+        nextDiscoveryNanos = System.nanoTime() + discoveryInterval().toNanos();
+        List<String> existing;
+        try {
+            existing = SdkTableService.listTables(options.tablestoreEndpoint());
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Could not list the tables of instance {}, trying again in {}: {}",
+                    options.instanceName(),
+                    discoveryInterval(),
+                    e.getMessage());
+            return;
+        }
+        Set<String> now = new HashSet<>(existing);
+        for (String table : List.copyOf(tables.keySet())) {
+            if (!now.contains(table)) {
+                drop(table);
+            }
+        }
+        for (String table : existing) {
+            if (tables.containsKey(table)
+                    || !options.selection().selects(table, options.metaTable())) {
+                continue;
+            }
+            SdkTableDescriber.Description described =
+                    SourceTables.describe(options.forTable(table), List.of(table)).get(table);
+            SourceTables.requireSameKey(
+                    "the source's rows", schema.primaryKey(), table, described.primaryKey());
+            try {
+                tables.put(table, open(options.forNewTable(table)));
+                dropped.remove(table);
+                LOG.info(
+                        "Found table {} matching {}: reading it through tunnel {}",
+                        table,
+                        options.tablesLabel(),
+                        options.tunnelName());
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "Table {} matches {} but cannot be read yet, trying again in {}: {}",
+                        table,
+                        options.tablesLabel(),
+                        discoveryInterval(),
+                        e.getMessage());
+            }
+        }
     }
 
     /**
@@ -169,54 +496,84 @@ final class TablestoreMicroBatchStream
         availableNowCutoffMicros = OptionalLong.of(System.currentTimeMillis() * 1000);
     }
 
-    /** Channels open / waiting / finished and the commit-time lag, from the last planning. */
+    /**
+     * Channels open / waiting / finished and the commit-time lag, from the last planning; for
+     * several tables the totals (the largest lag), each table's as {@code <table>.<metric>}, and
+     * the tables read and dropped.
+     */
     @Override
     public synchronized Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
-        if (planner == null) {
+        if (!connected) {
             return Map.of();
         }
-        Map<String, String> metrics = new TreeMap<>(planner.status().asMetrics());
-        metrics.put(
-                "channelsSkippedOnServerAhead",
-                String.valueOf(connection.channelsSkippedOnServerAhead()));
-        if (options.minRowsPerTrigger().isPresent()) {
-            metrics.put(
-                    "batchHeldMillis",
-                    String.valueOf(planner.admission().lastBatchHeld().toMillis()));
+        if (single) {
+            return tables.values().iterator().next().metrics();
         }
+        Map<String, String> metrics = new TreeMap<>();
+        long[] totals = new long[7];
+        for (TableStream table : tables.values()) {
+            ChannelStatus status = table.status();
+            totals[0] += status.open();
+            totals[1] += status.waiting();
+            totals[2] += status.finished();
+            totals[3] += status.withData();
+            totals[4] = Math.max(totals[4], status.maxLagMillis());
+            totals[5] += status.sumLagMillis();
+            totals[6] += table.channelsSkippedOnServerAhead();
+            table.metrics().forEach((k, v) -> metrics.put(table.table() + "." + k, v));
+        }
+        metrics.put("channelsOpen", String.valueOf(totals[0]));
+        metrics.put("channelsWaiting", String.valueOf(totals[1]));
+        metrics.put("channelsFinished", String.valueOf(totals[2]));
+        metrics.put("channelsWithData", String.valueOf(totals[3]));
+        metrics.put("maxLagMillis", String.valueOf(totals[4]));
+        metrics.put("sumLagMillis", String.valueOf(totals[5]));
+        metrics.put("channelsSkippedOnServerAhead", String.valueOf(totals[6]));
+        metrics.put("tables", String.valueOf(tables.size()));
+        metrics.put("tablesDropped", String.valueOf(dropped.size()));
         return metrics;
     }
 
     @Override
     public synchronized InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
-        connection();
-        TablestoreOffset start = TablestoreOffset.from(startOffset);
-        TablestoreOffset end = TablestoreOffset.from(endOffset);
+        connect();
+        SourceOffset start = offset(startOffset);
+        SourceOffset end = offset(endOffset);
         return plans.computeIfAbsent(new PlanKey(start, end), k -> plan(start, end)).clone();
     }
 
     /** The batch a plan is cached for: offsets compare by value, as their JSON would. */
-    private record PlanKey(TablestoreOffset start, TablestoreOffset end) {}
+    private record PlanKey(SourceOffset start, SourceOffset end) {}
 
-    private InputPartition[] plan(TablestoreOffset start, TablestoreOffset end) {
-        BatchSnapshot committed = planner.snapshot(start.token());
-        List<ChannelInputPartition> parts = new ArrayList<>();
-        for (Map.Entry<String, Long> read : end.read().entrySet()) {
-            ChannelCheckpoint from =
-                    committed
-                            .channel(read.getKey())
-                            .orElseThrow(() -> notInStart(start, end, read.getKey()));
-            parts.add(
-                    new ChannelInputPartition(
-                            connection.clientId(),
-                            ChannelStart.of(from),
-                            end.token().toString(),
-                            read.getValue()));
+    private InputPartition[] plan(SourceOffset start, SourceOffset end) {
+        Map<String, List<ChannelInputPartition>> byTable = new TreeMap<>();
+        int channels = 0;
+        for (Map.Entry<String, TablestoreOffset> e : end.tables().entrySet()) {
+            TablestoreOffset to = e.getValue();
+            TablestoreOffset from = start.tables().get(e.getKey());
+            if (to.read().isEmpty() || from == null || from.equals(to)) {
+                continue;
+            }
+            TableStream table = tables.get(e.getKey());
+            if (table == null) {
+                LOG.warn(
+                        "Batch {} of table {} is not read: the table is gone",
+                        to.batch(),
+                        e.getKey());
+                continue;
+            }
+            List<ChannelInputPartition> parts = table.parts(from, to);
+            byTable.put(e.getKey(), parts);
+            channels += parts.size();
         }
         int perPartition =
                 ChannelGroupPartition.channelsPerPartition(
-                        parts.size(), options.maxChannelsPerPartition(), defaultParallelism());
-        return ChannelGroupPartition.group(parts, perPartition).toArray(new InputPartition[0]);
+                        channels, options.maxChannelsPerPartition(), defaultParallelism());
+        List<InputPartition> partitions = new ArrayList<>();
+        byTable.forEach(
+                (table, parts) ->
+                        partitions.addAll(ChannelGroupPartition.group(table, parts, perPartition)));
+        return partitions.toArray(new InputPartition[0]);
     }
 
     /** The Spark context's default parallelism, or 1 when no session is active here. */
@@ -228,20 +585,6 @@ final class TablestoreMicroBatchStream
         return session.isEmpty() ? 1 : session.get().sparkContext().defaultParallelism();
     }
 
-    private IllegalStateException notInStart(
-            TablestoreOffset start, TablestoreOffset end, String channelId) {
-        return new IllegalStateException(
-                "Batch "
-                        + end.batch()
-                        + " reads channel "
-                        + channelId
-                        + ", which the snapshot of its start token "
-                        + start.token()
-                        + " does not hold: the meta table does not belong to this checkpoint."
-                        + " Point meta.table at the table this query wrote, or use a new"
-                        + " checkpoint location.");
-    }
-
     @Override
     public PartitionReaderFactory createReaderFactory() {
         return new ChannelReaderFactory(options, schema);
@@ -249,67 +592,75 @@ final class TablestoreMicroBatchStream
 
     @Override
     public Offset deserializeOffset(String json) {
-        return TablestoreOffset.fromJson(json).toSpark();
+        return SourceOffset.fromJson(json, single, single ? options.tableName() : null)
+                .toSpark(single);
+    }
+
+    private SourceOffset offset(Offset offset) {
+        return SourceOffset.from(offset, single, single ? options.tableName() : null);
     }
 
     /**
-     * Spark has durably committed the batch ending at {@code end}: push it, and purge old ones in
-     * the background ({@link BackgroundPurge}: Spark calls this on its stream thread, inside the
-     * next batch's offset-log write).
+     * Spark has durably committed the batch ending at {@code end}: push each table's, and purge old
+     * ones in the background ({@link BackgroundPurge}: Spark calls this on its stream thread,
+     * inside the next batch's offset-log write).
      */
     @Override
     public synchronized void commit(Offset end) {
-        try {
-            connection();
-            pushCommitted(TablestoreOffset.from(end));
-        } catch (TunnelException e) {
-            throw stopped(e);
-        }
-        purge.request();
-    }
-
-    /**
-     * The tunnel's error with the query's table and tunnel named, as a user configured them; a
-     * client the server no longer knows because another query or job took the tunnel over is
-     * reported as the lost lease ({@code OwnershipLostException}).
-     */
-    private RuntimeException stopped(TunnelException e) {
-        RuntimeException explained = connection == null ? e : connection.consumer().explain(e);
-        if (explained != e) {
-            return explained;
-        }
-        return new IllegalStateException(
-                "tablestore-cdc source on tunnel '"
-                        + options.tunnelName()
-                        + "' of table '"
-                        + options.tableName()
-                        + "' stopped ("
-                        + e.kind()
-                        + "): "
-                        + e.getMessage(),
-                e);
-    }
-
-    private void pushCommitted(TablestoreOffset committed) {
-        if (committed.batch() > 0) {
-            progress.pushCommitted(planner.snapshot(committed.token()));
+        connect();
+        for (Map.Entry<String, TablestoreOffset> e : offset(end).tables().entrySet()) {
+            TableStream table = tables.get(e.getKey());
+            if (table == null) {
+                continue;
+            }
+            try {
+                table.commit(e.getValue());
+            } catch (TunnelException failure) {
+                throw table.stopped(failure);
+            }
         }
     }
 
     @Override
     public synchronized void stop() {
-        if (connection != null) {
-            purge.close();
-            progress.close();
-            connection.close();
-            connection = null;
+        if (connected) {
+            connected = false;
+            if (planning != null) {
+                planning.shutdown();
+                try {
+                    planning.awaitTermination(STOP_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            RuntimeException failure = closeTables(null);
+            if (failure != null) {
+                throw failure;
+            }
         }
+    }
+
+    /** Closes every table's source (each even when one before failed). */
+    private RuntimeException closeTables(RuntimeException failure) {
+        for (TableStream table : tables.values()) {
+            try {
+                table.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        tables.clear();
+        return failure;
     }
 
     @Override
     public String toString() {
         return "TablestoreMicroBatchStream[table="
-                + options.tableName()
+                + options.tablesLabel()
                 + ", tunnel="
                 + options.tunnelName()
                 + "]";

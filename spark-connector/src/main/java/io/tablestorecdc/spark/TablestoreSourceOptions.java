@@ -6,6 +6,7 @@ import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
+import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.Serializable;
@@ -106,6 +107,47 @@ public final class TablestoreSourceOptions implements Serializable {
         this.maxChannelsPerPartition = own.maxChannelsPerPartition;
         this.onVanishedChannel = own.onVanished;
         this.serverProgressInterval = own.serverProgressInterval;
+    }
+
+    /** {@code other} reading {@code settings}'s table selection. */
+    private TablestoreSourceOptions(TablestoreSourceOptions other, SourceSettings settings) {
+        this.settings = settings;
+        this.metaRetentionBatches = other.metaRetentionBatches;
+        this.maxRowsPerTrigger = other.maxRowsPerTrigger;
+        this.minRowsPerTrigger = other.minRowsPerTrigger;
+        this.maxTriggerDelay = other.maxTriggerDelay;
+        this.maxRowsPerChannel = other.maxRowsPerChannel;
+        this.channelReadBudget = other.channelReadBudget;
+        this.maxChannelsPerPartition = other.maxChannelsPerPartition;
+        this.onVanishedChannel = other.onVanishedChannel;
+        this.serverProgressInterval = other.serverProgressInterval;
+    }
+
+    /** These options for one of the tables they select, as a source of that table alone. */
+    public TablestoreSourceOptions forTable(String table) {
+        return new TablestoreSourceOptions(this, settings.forTable(table));
+    }
+
+    /** These options for a table found while the source ran: its tunnel starts at the earliest. */
+    public TablestoreSourceOptions forNewTable(String table) {
+        return new TablestoreSourceOptions(this, settings.forNewTable(table));
+    }
+
+    /**
+     * The tables as plans and logs name them: the table, the listed tables ({@code a,b}), or the
+     * pattern ({@code /regex/}).
+     */
+    public String tablesLabel() {
+        TableSelection selection = settings.selection();
+        if (selection.pattern().isPresent()) {
+            return "/" + selection.pattern().get() + "/";
+        }
+        return String.join(",", selection.listed());
+    }
+
+    /** Which tables the source reads: one, a list, or a pattern. */
+    public TableSelection selection() {
+        return settings.selection();
     }
 
     /**

@@ -80,6 +80,11 @@ final class CdcTestBed implements AutoCloseable {
         return bed.newTable("cdc_t");
     }
 
+    /** A new table with primary key (id STRING), named {@code prefix} and a number. */
+    String newTable(String prefix) {
+        return bed.newTable(prefix);
+    }
+
     /**
      * A new table with primary key (id STRING) whose stream carries the values of {@code
      * originColumns} before each change.

@@ -46,7 +46,7 @@ class ChannelGroupPartitionTest {
     void largeChannelCountsGetAtMostFourPartitionsPerCore() {
         int per = ChannelGroupPartition.channelsPerPartition(1024, OptionalInt.empty(), 2);
         assertThat(per).isEqualTo(128);
-        assertThat(ChannelGroupPartition.group(parts(1024), per)).hasSize(8);
+        assertThat(ChannelGroupPartition.group("t", parts(1024), per)).hasSize(8);
         assertThat(ChannelGroupPartition.channelsPerPartition(1025, OptionalInt.empty(), 2))
                 .isEqualTo(129);
     }
@@ -63,7 +63,7 @@ class ChannelGroupPartitionTest {
     void groupsAreContiguousEvenAndCoverEveryChannelOnce() {
         List<ChannelInputPartition> parts = parts(10);
 
-        List<ChannelGroupPartition> groups = ChannelGroupPartition.group(parts, 4);
+        List<ChannelGroupPartition> groups = ChannelGroupPartition.group("t", parts, 4);
 
         assertThat(groups).extracting(g -> g.channels().size()).containsExactly(4, 3, 3);
         assertThat(groups.stream().flatMap(g -> g.channels().stream()).toList()).isEqualTo(parts);
@@ -71,16 +71,16 @@ class ChannelGroupPartitionTest {
 
     @Test
     void theSamePartsAlwaysGiveTheSameGroups() {
-        assertThat(ChannelGroupPartition.group(parts(300), 7))
-                .isEqualTo(ChannelGroupPartition.group(parts(300), 7));
-        assertThat(ChannelGroupPartition.group(parts(0), 7)).isEmpty();
-        assertThatThrownBy(() -> ChannelGroupPartition.group(parts(3), 0))
+        assertThat(ChannelGroupPartition.group("t", parts(300), 7))
+                .isEqualTo(ChannelGroupPartition.group("t", parts(300), 7));
+        assertThat(ChannelGroupPartition.group("t", parts(0), 7)).isEmpty();
+        assertThatThrownBy(() -> ChannelGroupPartition.group("t", parts(3), 0))
                 .hasMessageContaining("perPartition");
     }
 
     @Test
     void aGroupSurvivesTheTripToAnExecutorAndShowsNoTokens() throws Exception {
-        ChannelGroupPartition group = ChannelGroupPartition.group(parts(3), 3).get(0);
+        ChannelGroupPartition group = ChannelGroupPartition.group("t", parts(3), 3).get(0);
 
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {

@@ -67,7 +67,32 @@ public enum SourceOption {
             CredentialsSource.DEFAULT_METADATA_ENDPOINT,
             "With credentials.provider = ecs-ram-role: the instance metadata service,"
                     + " http(s)://host[:port]."),
-    TABLE_NAME("table.name", Kind.REQUIRED, null, "The data table whose changes are read."),
+    TABLE_NAME(
+            "table.name",
+            Kind.REQUIRED,
+            null,
+            "The data table whose changes are read, or a comma-separated list of tables read in"
+                    + " one source (each through its own tunnel named tunnel.name). Required"
+                    + " unless table.pattern is set."),
+    TABLE_PATTERN(
+            "table.pattern",
+            Kind.OPTIONAL,
+            null,
+            "Instead of table.name: a Java regular expression; every table whose whole name"
+                    + " matches it is read in one source (each through its own tunnel named"
+                    + " tunnel.name), and tables created later that match are picked up while"
+                    + " the source runs. The meta table is never read."),
+    TABLE_EXCLUDE(
+            "table.exclude",
+            Kind.OPTIONAL,
+            null,
+            "With table.pattern: a Java regular expression of whole table names to leave out."),
+    TABLE_DISCOVERY_INTERVAL(
+            "table.discovery.interval",
+            Kind.OPTIONAL,
+            "1min",
+            "With table.pattern: how often the instance's tables are listed again to find new"
+                    + " matching tables; 0s lists them only at start."),
     TUNNEL_NAME(
             "tunnel.name",
             Kind.REQUIRED,

@@ -39,6 +39,7 @@ public final class SourceSettings implements Serializable {
     public static final String DEFAULT_META_TABLE = SdkMetaTableClient.DEFAULT_TABLE_NAME;
 
     private final TableConnection connection;
+    private final TableSelection selection;
     private final String tunnelName;
     private final TunnelCreation tunnelCreation;
     private final TunnelStart.Kind startKind;
@@ -53,6 +54,7 @@ public final class SourceSettings implements Serializable {
 
     private SourceSettings(Reading r) {
         this.connection = r.connection;
+        this.selection = r.selection;
         this.tunnelName = r.tunnelName;
         this.tunnelCreation = r.tunnelCreation;
         this.startKind = r.start.kind();
@@ -64,6 +66,22 @@ public final class SourceSettings implements Serializable {
         this.onServerAhead = r.onServerAhead;
         this.metaFullSnapshotEvery = r.metaFullSnapshotEvery;
         this.metaRetentionBatches = r.metaRetentionBatches;
+    }
+
+    private SourceSettings(SourceSettings other, String table, boolean fromFirstChange) {
+        this.connection = other.connection.withTable(table);
+        this.selection = TableSelection.of(table);
+        this.tunnelName = other.tunnelName;
+        this.tunnelCreation = other.tunnelCreation;
+        this.startKind = fromFirstChange ? TunnelStart.Kind.EARLIEST : other.startKind;
+        this.startAt = fromFirstChange ? null : other.startAt;
+        this.startSet = other.startSet || fromFirstChange;
+        this.metaTable = other.metaTable;
+        this.skipInvalidData = other.skipInvalidData;
+        this.ignoreDelete = other.ignoreDelete;
+        this.onServerAhead = other.onServerAhead;
+        this.metaFullSnapshotEvery = other.metaFullSnapshotEvery;
+        this.metaRetentionBatches = other.metaRetentionBatches;
     }
 
     /**
@@ -128,8 +146,40 @@ public final class SourceSettings implements Serializable {
         return connection.accessKeyId();
     }
 
+    /**
+     * The one table of a single-table source.
+     *
+     * @throws IllegalStateException for a source of several tables: each has its settings ({@link
+     *     #forTable})
+     */
     public String tableName() {
+        if (!selection.single()) {
+            throw new IllegalStateException(
+                    "A source of several tables ("
+                            + selection.describe()
+                            + ") has no single table name; ask forTable(table) for one table's");
+        }
         return connection.tableName();
+    }
+
+    /** Which tables the source reads. */
+    public TableSelection selection() {
+        return selection;
+    }
+
+    /** These settings for one table of the selection: the same tunnel name, meta table, rules. */
+    public SourceSettings forTable(String table) {
+        return new SourceSettings(this, table, false);
+    }
+
+    /**
+     * These settings for a table the source found while it ran (a pattern's new match): a tunnel
+     * the source creates on it starts at the table's earliest change, so that nothing written
+     * between the table's creation and its discovery is missed, whatever {@code tunnel.start} says
+     * for the tables found at start.
+     */
+    public SourceSettings forNewTable(String table) {
+        return new SourceSettings(this, table, true);
     }
 
     public String tunnelName() {
@@ -195,7 +245,9 @@ public final class SourceSettings implements Serializable {
 
     /** The settings as {@code key=value} pairs in option order, secrets masked. */
     public String describe() {
-        return connection.describe()
+        return connection.describeInstance()
+                + ", "
+                + selection.describe()
                 + ", "
                 + TUNNEL_NAME.key()
                 + "="
@@ -241,6 +293,7 @@ public final class SourceSettings implements Serializable {
         }
         SourceSettings other = (SourceSettings) o;
         return connection.equals(other.connection)
+                && selection.equals(other.selection)
                 && tunnelName.equals(other.tunnelName)
                 && tunnelCreation == other.tunnelCreation
                 && tunnelStart().equals(other.tunnelStart())
@@ -267,6 +320,7 @@ public final class SourceSettings implements Serializable {
     /** One pass over the shared options, recording problems and keeping fallbacks. */
     private static final class Reading {
         private final TableConnection connection;
+        private final TableSelection selection;
         private final String tunnelName;
         private final TunnelCreation tunnelCreation;
         private final TunnelStart start;
@@ -279,7 +333,13 @@ public final class SourceSettings implements Serializable {
         private final int metaRetentionBatches;
 
         Reading(OptionValues values) {
-            connection = TableConnection.reading(values);
+            selection = TableSelection.reading(values);
+            connection =
+                    TableConnection.reading(
+                            values,
+                            selection.single()
+                                    ? selection.listed().get(0)
+                                    : String.join(",", selection.listed()));
             tunnelName = values.required(TUNNEL_NAME.key());
             tunnelCreation =
                     values.parsed(

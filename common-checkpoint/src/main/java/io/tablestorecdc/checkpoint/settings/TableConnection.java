@@ -38,19 +38,46 @@ public final class TableConnection implements Serializable {
     private final String tableName;
 
     private TableConnection(OptionValues values) {
+        this(values, values.required(TABLE_NAME.key()));
+    }
+
+    private TableConnection(OptionValues values, String tableName) {
         endpoint = values.required(ENDPOINT.key());
         instanceName = values.required(INSTANCE_NAME.key());
         credentialsChoice = CredentialsChoice.read(values);
         accessKeyId = values.text(ACCESS_KEY_ID.key()).orElse("");
         accessKeySecret = values.text(ACCESS_KEY_SECRET.key()).orElse("");
         stsToken = values.text(STS_TOKEN.key()).filter(t -> !t.isEmpty()).orElse(null);
-        tableName = values.required(TABLE_NAME.key());
+        this.tableName = tableName;
         checkEndpoint(values, endpoint, instanceName);
     }
 
     /** Reads the options, recording problems in {@code values} (fallback values where absent). */
     static TableConnection reading(OptionValues values) {
         return new TableConnection(values);
+    }
+
+    /**
+     * Reads the options but {@code table.name}, which a source reads as its {@link TableSelection};
+     * {@code tableName} is the one table, or the selection's text.
+     */
+    static TableConnection reading(OptionValues values, String tableName) {
+        return new TableConnection(values, tableName);
+    }
+
+    /** This connection to another table of the same instance. */
+    TableConnection withTable(String table) {
+        return new TableConnection(this, table);
+    }
+
+    private TableConnection(TableConnection other, String tableName) {
+        this.endpoint = other.endpoint;
+        this.instanceName = other.instanceName;
+        this.accessKeyId = other.accessKeyId;
+        this.accessKeySecret = other.accessKeySecret;
+        this.stsToken = other.stsToken;
+        this.credentialsChoice = other.credentialsChoice;
+        this.tableName = tableName;
     }
 
     /**
@@ -125,6 +152,11 @@ public final class TableConnection implements Serializable {
 
     /** The options as {@code key=value} pairs, secrets masked. */
     public String describe() {
+        return describeInstance() + ", " + TABLE_NAME.key() + "=" + tableName;
+    }
+
+    /** The options but {@code table.name} as {@code key=value} pairs, secrets masked. */
+    String describeInstance() {
         return ENDPOINT.key()
                 + "="
                 + endpoint
@@ -141,11 +173,7 @@ public final class TableConnection implements Serializable {
                                 + ACCESS_KEY_SECRET.key()
                                 + "=******"
                                 + (stsToken == null ? "" : ", " + STS_TOKEN.key() + "=******")
-                        : credentialsChoice.describe())
-                + ", "
-                + TABLE_NAME.key()
-                + "="
-                + tableName;
+                        : credentialsChoice.describe());
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.ClientConfiguration;
+import com.alicloud.openservices.tablestore.ClientException;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.SyncClientInterface;
+import com.alicloud.openservices.tablestore.TableStoreException;
 import com.alicloud.openservices.tablestore.model.BatchGetRowRequest;
 import com.alicloud.openservices.tablestore.model.BatchGetRowResponse;
 import com.alicloud.openservices.tablestore.model.ComputeSplitsBySizeRequest;
@@ -57,6 +59,50 @@ public final class SdkTableService implements TableService {
                         new ClientConfiguration(),
                         null);
         return new SdkTableService(client, tableName);
+    }
+
+    /**
+     * The names of the tables of the instance {@code endpoint} names (ListTable), sorted.
+     *
+     * @throws IllegalStateException when the instance cannot be listed, naming the service's error
+     *     and the fix
+     */
+    public static List<String> listTables(TablestoreEndpoint endpoint) {
+        SyncClient client =
+                new SyncClient(
+                        endpoint.endpoint(),
+                        SdkCredentials.open(endpoint.credentials()),
+                        endpoint.instanceName(),
+                        new ClientConfiguration(),
+                        null);
+        try {
+            List<String> names = new ArrayList<>(client.listTable().getTableNames());
+            names.sort(null);
+            return names;
+        } catch (TableStoreException e) {
+            throw new IllegalStateException(
+                    "Could not list the tables of instance '"
+                            + endpoint.instanceName()
+                            + "' ("
+                            + e.getErrorCode()
+                            + ": "
+                            + e.getMessage()
+                            + "): table.pattern needs the ListTable permission (ots:ListTable);"
+                            + " grant it, or name the tables in table.name.",
+                    e);
+        } catch (ClientException e) {
+            throw new IllegalStateException(
+                    "Could not list the tables of instance '"
+                            + endpoint.instanceName()
+                            + "' at "
+                            + endpoint.endpoint()
+                            + ": "
+                            + e.getMessage()
+                            + ". Check endpoint and instance.name.",
+                    e);
+        } finally {
+            client.shutdown();
+        }
     }
 
     @Override

@@ -25,6 +25,7 @@ import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.config.StartPosition;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
+import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -84,6 +85,9 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 TablestoreCdcOptions.CREDENTIALS_PROVIDER,
                 TablestoreCdcOptions.CREDENTIALS_ECS_ROLE_NAME,
                 TablestoreCdcOptions.CREDENTIALS_ECS_METADATA_ENDPOINT,
+                TablestoreCdcOptions.TABLE_PATTERN,
+                TablestoreCdcOptions.TABLE_EXCLUDE,
+                TablestoreCdcOptions.TABLE_DISCOVERY_INTERVAL,
                 TUNNEL_CREATE,
                 TUNNEL_START,
                 META_TABLE,
@@ -103,7 +107,8 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
     public DynamicTableSource createDynamicTableSource(Context context) {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         // The shared options first, in the core, so that a bad value reads as it does in Spark.
-        SourceSettings settings = parse(() -> sharedSettings(context));
+        SourceSettings settings =
+                parse(() -> TablestoreCdcSourceConfig.requireOneTable(sharedSettings(context)));
         helper.validate();
         ReadableConfig options = helper.getOptions();
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();

@@ -131,6 +131,14 @@ class TablestoreCdcSourceBuilderTest {
     }
 
     @Test
+    void refusesSeveralTablesNamingTheWayOut() {
+        assertThatThrownBy(() -> complete().setTableName("orders,users").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("table.name=orders,users selects several")
+                .hasMessageContaining("build one source per table");
+    }
+
+    @Test
     void rejectsBadIntervals() {
         assertFails(
                 b -> b.setDiscoveryInterval(Duration.ZERO),

@@ -41,6 +41,14 @@ public final class TablestoreCdcOptions {
 
     public static final ConfigOption<String> TABLE_NAME = text(SourceOption.TABLE_NAME);
 
+    public static final ConfigOption<String> TABLE_PATTERN = text(SourceOption.TABLE_PATTERN);
+
+    public static final ConfigOption<String> TABLE_EXCLUDE = text(SourceOption.TABLE_EXCLUDE);
+
+    /** A duration as the core reads it ({@code 30s}, {@code 1min}, {@code 0s}). */
+    public static final ConfigOption<String> TABLE_DISCOVERY_INTERVAL =
+            text(SourceOption.TABLE_DISCOVERY_INTERVAL);
+
     public static final ConfigOption<String> TUNNEL_NAME = text(SourceOption.TUNNEL_NAME);
 
     /** Values as {@link TunnelCreation#fromCode} reads them. */

@@ -37,11 +37,27 @@ public final class TablestoreCdcSourceConfig implements Serializable {
             Duration heartbeatInterval,
             Duration heartbeatTimeout,
             Optional<Instant> stopAt) {
-        this.settings = Objects.requireNonNull(settings);
+        this.settings = requireOneTable(settings);
         this.discoveryInterval = Objects.requireNonNull(discoveryInterval);
         this.heartbeatInterval = Objects.requireNonNull(heartbeatInterval);
         this.heartbeatTimeout = Objects.requireNonNull(heartbeatTimeout);
         this.stopAt = stopAt.orElse(null);
+    }
+
+    /**
+     * Refuses a selection of several tables (a list or a pattern), which the Flink source does not
+     * read yet, naming what to do instead.
+     */
+    public static SourceSettings requireOneTable(SourceSettings settings) {
+        if (!settings.selection().single()) {
+            throw new IllegalArgumentException(
+                    "The Flink source reads one table so far, but "
+                            + settings.selection().describe()
+                            + " selects several: set table.name to one table and build one"
+                            + " source per table (the Spark source reads a list or a pattern of"
+                            + " tables in one query)");
+        }
+        return settings;
     }
 
     /** The options Flink shares with Spark. */

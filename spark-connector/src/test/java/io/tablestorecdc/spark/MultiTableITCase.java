@@ -1,0 +1,229 @@
+package io.tablestorecdc.spark;
+
+import static io.tablestorecdc.spark.CdcTestBed.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import io.tablestorecdc.emulator.testkit.Await;
+import io.tablestorecdc.spark.CdcTestBed.BatchSink;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One source of several tables (a list in table.name, or table.pattern): every table's changes
+ * exactly once with its table name, across a restart, with a table created while the query runs.
+ */
+class MultiTableITCase {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(60);
+    static final StructType ATTRIBUTES =
+            new StructType().add("qty", DataTypes.LongType).add("name", DataTypes.StringType);
+    static CdcTestBed bed;
+
+    @BeforeAll
+    static void start() {
+        bed = new CdcTestBed();
+    }
+
+    @AfterAll
+    static void stop() {
+        bed.close();
+    }
+
+    /** A prefix no other test's tables share, so that a pattern selects this test's only. */
+    private static String prefix() {
+        return "mt_" + UUID.randomUUID().toString().substring(0, 8) + "_";
+    }
+
+    private static List<String> described(BatchSink sink) {
+        List<String> rows = new ArrayList<>();
+        for (Row r : sink.rows()) {
+            rows.add(
+                    r.getString(r.fieldIndex("_table"))
+                            + " "
+                            + r.getString(r.fieldIndex("id"))
+                            + " "
+                            + r.getString(r.fieldIndex("_op"))
+                            + " qty="
+                            + (r.isNullAt(r.fieldIndex("qty"))
+                                    ? "null"
+                                    : r.getLong(r.fieldIndex("qty"))));
+        }
+        return rows;
+    }
+
+    private static Dataset<Row> listed(String tables) {
+        return bed.reader(tables, "multi").schema(ATTRIBUTES).load();
+    }
+
+    @Test
+    void aListOfTablesDeliversEachChangeOnceWithItsTableAcrossARestart() throws Exception {
+        String a = bed.newTable();
+        String b = bed.newTable();
+        bed.put(a, "a1", 1, "x");
+        bed.put(b, "b1", 2, "y");
+        bed.put(a, "a2", 3, "z");
+        Path checkpoint = CdcTestBed.checkpointDir();
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery first = bed.start(listed(a + "," + b), checkpoint, sink);
+        try {
+            await(first, "3 changes", TIMEOUT, () -> sink.count() >= 3);
+        } finally {
+            first.stop();
+        }
+        bed.put(b, "b2", 4, "w");
+        bed.delete(a, "a1");
+        StreamingQuery second = bed.start(listed(b + "," + a), checkpoint, sink);
+        try {
+            await(second, "5 changes", TIMEOUT, () -> sink.count() >= 5);
+            bed.awaitTriggers(second, 3, TIMEOUT);
+            Map<String, String> metrics = second.lastProgress().sources()[0].metrics();
+            assertThat(metrics).containsEntry("tables", "2").containsEntry("tablesDropped", "0");
+            assertThat(metrics).containsKeys(a + ".maxLagMillis", b + ".channelsOpen");
+        } finally {
+            second.stop();
+        }
+
+        assertThat(described(sink))
+                .as("each change once, each table's in its own order, across the restart")
+                .containsExactlyInAnyOrder(
+                        a + " a1 PUT qty=1",
+                        a + " a2 PUT qty=3",
+                        b + " b1 PUT qty=2",
+                        b + " b2 PUT qty=4",
+                        a + " a1 DELETE qty=null")
+                .containsSubsequence(a + " a1 PUT qty=1", a + " a2 PUT qty=3")
+                .containsSubsequence(a + " a2 PUT qty=3", a + " a1 DELETE qty=null");
+        String offsets = Files.readString(checkpoint.resolve("offsets").resolve("0"));
+        assertThat(offsets).contains("\"tables\":{\"" + a + "\"");
+    }
+
+    @Test
+    void aPatternReadsItsTablesAndOneCreatedWhileTheQueryRuns() throws Exception {
+        String prefix = prefix();
+        String a = bed.newTable(prefix);
+        String b = bed.newTable(prefix);
+        String other = bed.newTable("not_" + prefix);
+        bed.put(a, "a1", 1, "x");
+        bed.put(b, "b1", 2, "y");
+        bed.put(other, "o1", 9, "never");
+        Dataset<Row> df =
+                bed.spark
+                        .readStream()
+                        .format("tablestore-cdc")
+                        .option("endpoint", bed.emulator.endpoint())
+                        .option("instance.name", bed.emulator.instanceName())
+                        .option("access.key.id", bed.emulator.accessKeyId())
+                        .option("access.key.secret", CdcTestBed.SECRET)
+                        .option("table.pattern", prefix + "[0-9]+")
+                        .option("table.discovery.interval", "1s")
+                        .option("tunnel.name", "multi")
+                        .option("tunnel.create", "stream")
+                        .option("tunnel.start", "earliest")
+                        .option("channel.read.budget", "2s")
+                        .schema(ATTRIBUTES)
+                        .load();
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery query = bed.start(df, CdcTestBed.checkpointDir(), sink);
+        String c;
+        try {
+            await(query, "2 changes", TIMEOUT, () -> sink.count() >= 2);
+            c = bed.newTable(prefix);
+            bed.put(c, "c1", 5, "v");
+            bed.put(a, "a2", 3, "z");
+            await(query, "the new table's change", TIMEOUT, () -> sink.count() >= 4);
+            bed.put(c, "c2", 6, "u");
+            await(query, "5 changes", TIMEOUT, () -> sink.count() >= 5);
+            bed.awaitTriggers(query, 3, TIMEOUT);
+            assertThat(query.lastProgress().sources()[0].metrics()).containsEntry("tables", "3");
+        } finally {
+            query.stop();
+        }
+
+        assertThat(described(sink))
+                .as("the new table from its first change, written before it was found")
+                .containsExactlyInAnyOrder(
+                        a + " a1 PUT qty=1",
+                        b + " b1 PUT qty=2",
+                        c + " c1 PUT qty=5",
+                        a + " a2 PUT qty=3",
+                        c + " c2 PUT qty=6");
+    }
+
+    @Test
+    void aTableOfAnotherPrimaryKeyIsRefusedNamingBothKeys() {
+        String a = bed.newTable();
+        String odd = "mt_odd_" + UUID.randomUUID().toString().substring(0, 8);
+        TableMeta meta = new TableMeta(odd);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.INTEGER);
+        bed.sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+
+        assertThatThrownBy(() -> listed(a + "," + odd))
+                .hasMessageContaining("Table '" + odd + "' has the primary key (id INTEGER)")
+                .hasMessageContaining("table '" + a + "' has (id STRING)")
+                .hasMessageContaining("table.exclude");
+    }
+
+    @Test
+    void aMissingTableOrAPatternMatchingNothingIsNamedBeforeAnythingRuns() {
+        String a = bed.newTable();
+        assertThatThrownBy(() -> listed(a + ",no_such_table"))
+                .hasMessageContaining("no_such_table");
+        assertThatThrownBy(
+                        () ->
+                                bed.spark
+                                        .readStream()
+                                        .format("tablestore-cdc")
+                                        .option("endpoint", bed.emulator.endpoint())
+                                        .option("instance.name", bed.emulator.instanceName())
+                                        .option("access.key.id", bed.emulator.accessKeyId())
+                                        .option("access.key.secret", CdcTestBed.SECRET)
+                                        .option("table.pattern", "nothing_matches_[0-9]+")
+                                        .option("tunnel.name", "multi")
+                                        .load())
+                .hasMessageContaining("nothing_matches_[0-9]+")
+                .hasMessageContaining(a);
+    }
+
+    @Test
+    void aCheckpointOfOneTableIsNotReadAsOneOfSeveral() throws Exception {
+        String a = bed.newTable();
+        String b = bed.newTable();
+        bed.put(a, "a1", 1, "x");
+        Path checkpoint = CdcTestBed.checkpointDir();
+        BatchSink sink = new BatchSink();
+        StreamingQuery first = bed.start(listed(a), checkpoint, sink);
+        try {
+            await(first, "1 change", TIMEOUT, () -> sink.count() >= 1);
+        } finally {
+            first.stop();
+        }
+
+        StreamingQuery second =
+                bed.start(listed(a + "," + b), checkpoint, sink, Trigger.ProcessingTime(200));
+        Await.until("the query to fail", TIMEOUT, () -> !second.isActive());
+        assertThat(second.exception().get().getMessage())
+                .contains("written by a tablestore-cdc source of one table")
+                .contains("Use a new checkpoint location");
+    }
+}
