@@ -7,6 +7,7 @@ import com.google.gson.JsonObject;
 import io.tablestorecdc.checkpoint.meta.LoggedBatch;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
+import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -18,35 +19,63 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code describe --table T --tunnel N}: one row per channel, the tunnel's state above. */
+/**
+ * {@code describe --table T --tunnel N}: one row per channel, the tunnel's state above. With
+ * several tables ({@code --table a,b} or {@code --table-pattern}), one such section per table, then
+ * a summary.
+ */
 @Command(
         name = "describe",
         mixinStandardHelpOptions = true,
         description = {
             "Shows a tunnel: its id, type, stage, owner lease and kept snapshots, then one row per"
                     + " channel: the server's status and checkpoint, the consumer's newest"
-                    + " committed position from the meta table, and the lag."
+                    + " committed position from the meta table, and the lag.",
+            "With several tables (--table a,b or --table-pattern), the tunnel of that name of each"
+                    + " table, then a summary: tables, channels and the greatest lag."
         })
 final class DescribeCommand extends ServiceCommand {
 
-    @Mixin TargetOptions.Table table;
+    @Mixin TargetOptions.Tables tables;
 
     @Mixin TargetOptions.Tunnel tunnel;
 
     @Option(names = "--json", description = "Print the tablestore-cdc.describe JSON document.")
     boolean json;
 
+    private TableSelection selection;
+
     DescribeCommand(Clock clock) {
         super(clock);
     }
 
     @Override
+    void validate() {
+        selection = tables.selection();
+    }
+
+    @Override
     int run(Service service, PrintWriter out) {
-        TunnelReport report = TunnelReport.read(service, table.name, tunnel.name, clock.instant());
+        List<String> names = tables.resolve(selection, service);
+        if (selection.single()) {
+            TunnelReport report =
+                    TunnelReport.read(service, names.get(0), tunnel.name, clock.instant());
+            if (json) {
+                out.println(Json.print(document(report, service.metaTable())));
+            } else {
+                print(out, report, service.metaTable());
+            }
+            return TablestoreCdcCli.OK;
+        }
+        SourceReport source = SourceReport.read(service, names, tunnel.name, clock.instant());
         if (json) {
-            out.println(Json.print(document(report, service.metaTable())));
+            out.println(Json.print(document(source, selection, service.metaTable())));
         } else {
-            print(out, report, service.metaTable());
+            for (TunnelReport report : source.tables()) {
+                print(out, report, service.metaTable());
+                out.println();
+            }
+            out.println(source.summary());
         }
         return TablestoreCdcCli.OK;
     }
@@ -145,8 +174,26 @@ final class DescribeCommand extends ServiceCommand {
     }
 
     static JsonObject document(TunnelReport report, String metaTable) {
-        TunnelDescription t = report.tunnel();
+        return fields(Json.document("describe"), report, metaTable);
+    }
+
+    /**
+     * The document of several tables: the selection, one object per table (the fields of the
+     * one-table document), and the greatest lag over them all.
+     */
+    static JsonObject document(SourceReport source, TableSelection selection, String metaTable) {
         JsonObject doc = Json.document("describe");
+        Json.source(doc, source, selection);
+        doc.addProperty("meta_table", metaTable);
+        JsonArray tables = new JsonArray();
+        source.tables().forEach(r -> tables.add(fields(new JsonObject(), r, metaTable)));
+        doc.add("tables", tables);
+        Json.maxLag(doc, source);
+        return doc;
+    }
+
+    private static JsonObject fields(JsonObject doc, TunnelReport report, String metaTable) {
+        TunnelDescription t = report.tunnel();
         doc.addProperty("table", t.tableName());
         doc.addProperty("meta_table", metaTable);
         doc.addProperty("read_at", report.now().toString());

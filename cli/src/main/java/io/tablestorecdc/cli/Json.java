@@ -6,6 +6,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+import io.tablestorecdc.checkpoint.settings.TableSelection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -30,6 +31,25 @@ final class Json {
         doc.addProperty("schema", "tablestore-cdc." + schema);
         doc.addProperty("version", VERSION);
         return doc;
+    }
+
+    /**
+     * The head of a document of several tables: the tunnel name, when it was read, and the pattern
+     * that selected them ({@code null} for a list).
+     */
+    static void source(JsonObject doc, SourceReport source, TableSelection selection) {
+        doc.addProperty("tunnel", source.tunnel());
+        doc.addProperty("read_at", source.now().toString());
+        doc.add("table_pattern", text(selection.pattern()));
+        doc.add("table_exclude", text(selection.exclude()));
+    }
+
+    /** The greatest lag over several tables and where it is ({@code null}s when none is known). */
+    static void maxLag(JsonObject doc, SourceReport source) {
+        Optional<SourceReport.Lagging> max = source.maxLag();
+        doc.add("max_lag_ms", millis(max.map(SourceReport.Lagging::lag)));
+        doc.add("max_lag_table", text(max.map(SourceReport.Lagging::table)));
+        doc.add("max_lag_channel", text(max.map(SourceReport.Lagging::channel)));
     }
 
     static String print(JsonObject doc) {

@@ -12,7 +12,9 @@ final class ServiceErrors {
     private ServiceErrors() {}
 
     static String explain(Exception e) {
-        if (e instanceof TunnelException || e instanceof MetaTableException) {
+        if (e instanceof TunnelException
+                || e instanceof MetaTableException
+                || e instanceof ListTablesException) {
             return e.getMessage() + OPTIONS;
         }
         String message = e.getMessage() == null ? "" : ": " + e.getMessage();

@@ -551,6 +551,320 @@ class CliITCase {
         }
     }
 
+    // ---- several tables ----
+
+    @Test
+    void describeOfAListShowsEachTableWithItsChannelsThenTheSummary() {
+        String orders = table + "_orders";
+        String users = table + "_users";
+        String ordersTunnel = sourceTable(orders, "2030-01-01T00:00:00Z", "2029-12-31T23:59:30Z");
+        String usersTunnel = sourceTable(users, "2030-01-01T00:01:00Z", "2029-12-31T23:58:05Z");
+        Clock at = Clock.fixed(READ_AT, ZoneOffset.UTC);
+
+        CliRun text = cli(at, "describe", "--table", users + "," + orders, "--tunnel", "cdc");
+        CliRun json =
+                cli(at, "describe", "--table", users + " , " + orders, "--tunnel", "cdc", "--json");
+
+        assertThat(text.exitCode()).as(text.toString()).isZero();
+        List<String> lines = text.out().lines().toList();
+        int ordersAt = lines.indexOf("Tunnel 'cdc' of table '" + orders + "'");
+        int usersAt = lines.indexOf("Tunnel 'cdc' of table '" + users + "'");
+        assertThat(ordersAt).as(text.out()).isZero();
+        assertThat(usersAt).as(text.out()).isGreaterThan(ordersAt);
+        // Each section is what describe prints for its table alone.
+        List<String> ordersSection = lines.subList(ordersAt, usersAt - 1);
+        assertThat(ordersSection)
+                .contains("  tunnel id:  " + ordersTunnel, "max lag: 1m35s")
+                .anySatisfy(l -> assertThat(l).startsWith("p-1 ").endsWith("1m5s"))
+                .anySatisfy(l -> assertThat(l).startsWith("p-2 ").endsWith("1m35s"));
+        List<String> usersSection = lines.subList(usersAt, lines.size() - 2);
+        assertThat(usersSection)
+                .contains("  tunnel id:  " + usersTunnel, "max lag: 3m")
+                .anySatisfy(l -> assertThat(l).startsWith("p-1 ").endsWith("5s"))
+                .anySatisfy(l -> assertThat(l).startsWith("p-2 ").endsWith("3m"));
+        assertThat(lines.get(lines.size() - 1))
+                .isEqualTo(
+                        "2 tables, 4 channels; max lag: 3m (table '" + users + "', channel 'p-2')");
+
+        JsonObject doc = parse(json);
+        assertThat(doc.keySet())
+                .containsExactly(
+                        "schema",
+                        "version",
+                        "tunnel",
+                        "read_at",
+                        "table_pattern",
+                        "table_exclude",
+                        "meta_table",
+                        "tables",
+                        "max_lag_ms",
+                        "max_lag_table",
+                        "max_lag_channel");
+        assertThat(doc.get("schema").getAsString()).isEqualTo("tablestore-cdc.describe");
+        assertThat(doc.get("tunnel").getAsString()).isEqualTo("cdc");
+        assertThat(doc.get("table_pattern").isJsonNull()).isTrue();
+        assertThat(doc.get("max_lag_ms").getAsLong()).isEqualTo(180_000);
+        assertThat(doc.get("max_lag_table").getAsString()).isEqualTo(users);
+        assertThat(doc.get("max_lag_channel").getAsString()).isEqualTo("p-2");
+        JsonObject first = doc.getAsJsonArray("tables").get(0).getAsJsonObject();
+        JsonObject second = doc.getAsJsonArray("tables").get(1).getAsJsonObject();
+        assertThat(doc.getAsJsonArray("tables")).hasSize(2);
+        for (JsonObject t : List.of(first, second)) {
+            assertThat(t.keySet())
+                    .containsExactly(
+                            "table",
+                            "meta_table",
+                            "read_at",
+                            "tunnel",
+                            "owner",
+                            "snapshots",
+                            "channels",
+                            "max_lag_ms");
+            assertThat(t.getAsJsonArray("channels")).hasSize(2);
+        }
+        assertThat(first.get("table").getAsString()).isEqualTo(orders);
+        assertThat(first.getAsJsonObject("tunnel").get("id").getAsString()).isEqualTo(ordersTunnel);
+        assertThat(first.get("max_lag_ms").getAsLong()).isEqualTo(95_000);
+        assertThat(second.get("table").getAsString()).isEqualTo(users);
+        assertThat(second.get("max_lag_ms").getAsLong()).isEqualTo(180_000);
+    }
+
+    @Test
+    void aPatternSelectsOnlyTheMatchingTablesAndNeverTheMetaTable() {
+        String orders = table + "_orders";
+        String users = table + "_users";
+        sourceTable(orders, "2030-01-01T00:00:00Z", "2029-12-31T23:59:30Z");
+        sourceTable(users, "2030-01-01T00:01:00Z", "2029-12-31T23:58:05Z");
+        createTable(table + "_orders_archive"); // excluded, and it has no tunnel
+        assertThat(sync.listTable().getTableNames())
+                .contains(table, SdkMetaTableClient.DEFAULT_TABLE_NAME);
+        // The pattern names the meta table too: it is never read.
+        String pattern = table + "_.*|" + SdkMetaTableClient.DEFAULT_TABLE_NAME;
+        Clock at = Clock.fixed(READ_AT, ZoneOffset.UTC);
+
+        CliRun json =
+                cli(
+                        at,
+                        "describe",
+                        "--table-pattern",
+                        pattern,
+                        "--table-exclude",
+                        ".*_archive",
+                        "--tunnel",
+                        "cdc",
+                        "--json");
+        CliRun text =
+                cli(
+                        at,
+                        "describe",
+                        "--table-pattern",
+                        pattern,
+                        "--table-exclude",
+                        ".*_archive",
+                        "--tunnel",
+                        "cdc");
+        // A pattern that matches one table still shows the form of several.
+        CliRun one =
+                cli(at, "lag", "--table-pattern", table + "_ord.*s", "--tunnel", "cdc", "--json");
+
+        JsonObject doc = parse(json);
+        assertThat(doc.get("table_pattern").getAsString()).isEqualTo(pattern);
+        assertThat(doc.get("table_exclude").getAsString()).isEqualTo(".*_archive");
+        assertThat(doc.getAsJsonArray("tables"))
+                .extracting(t -> t.getAsJsonObject().get("table").getAsString())
+                .containsExactly(orders, users);
+        assertThat(text.exitCode()).as(text.toString()).isZero();
+        assertThat(text.out())
+                .contains("of table '" + orders + "'", "of table '" + users + "'")
+                .doesNotContain("of table '" + SdkMetaTableClient.DEFAULT_TABLE_NAME + "'")
+                .doesNotContain("_archive")
+                .contains("2 tables, 4 channels; max lag: 3m");
+        JsonObject single = parse(one);
+        assertThat(single.getAsJsonArray("tables")).hasSize(1);
+        assertThat(single.get("max_lag_table").getAsString()).isEqualTo(orders);
+    }
+
+    @Test
+    void lagOfSeveralTablesChecksTheMaximumOverThemAll() {
+        String orders = table + "_orders";
+        String users = table + "_users";
+        sourceTable(orders, "2030-01-01T00:00:00Z", "2029-12-31T23:59:30Z");
+        sourceTable(users, "2030-01-01T00:01:00Z", "2029-12-31T23:58:05Z");
+        Clock at = Clock.fixed(READ_AT, ZoneOffset.UTC);
+        String both = orders + "," + users;
+
+        CliRun within = cli(at, "lag", "--table", both, "--tunnel", "cdc", "--max-lag", "3m");
+        CliRun above = cli(at, "lag", "--table", both, "--tunnel", "cdc", "--max-lag", "2m");
+        CliRun json =
+                cli(at, "lag", "--table", both, "--tunnel", "cdc", "--max-lag", "2m", "--json");
+        CliRun prometheus =
+                cli(at, "lag", "--table", both, "--tunnel", "cdc", "--format", "prometheus");
+
+        assertThat(within.exitCode()).as(within.toString()).isZero();
+        assertThat(within.out().lines())
+                .containsSubsequence(
+                        "Tunnel 'cdc' of table '" + orders + "'",
+                        "max lag: 1m35s",
+                        "Tunnel 'cdc' of table '" + users + "'",
+                        "max lag: 3m",
+                        "2 tables, 4 channels; max lag: 3m (table '" + users + "', channel 'p-2')");
+        assertThat(above.exitCode()).as(above.toString()).isEqualTo(TablestoreCdcCli.CHECK_FAILED);
+        assertThat(above.err())
+                .contains(
+                        "of table '" + users + "' lags 3m (channel 'p-2'), more than --max-lag 2m",
+                        "tables above it: " + users + " (3m).");
+        assertThat(json.exitCode()).isEqualTo(TablestoreCdcCli.CHECK_FAILED);
+        JsonObject doc = parse(json);
+        assertThat(doc.get("schema").getAsString()).isEqualTo("tablestore-cdc.lag");
+        assertThat(doc.get("max_lag_ms").getAsLong()).isEqualTo(180_000);
+        assertThat(doc.get("max_lag_table").getAsString()).isEqualTo(users);
+        assertThat(doc.get("threshold_ms").getAsLong()).isEqualTo(120_000);
+        assertThat(doc.get("exceeded").getAsBoolean()).isTrue();
+        JsonObject first = doc.getAsJsonArray("tables").get(0).getAsJsonObject();
+        assertThat(first.keySet())
+                .containsExactly(
+                        "table",
+                        "tunnel",
+                        "tunnel_id",
+                        "read_at",
+                        "channels",
+                        "max_lag_ms",
+                        "threshold_ms",
+                        "exceeded");
+        assertThat(first.get("table").getAsString()).isEqualTo(orders);
+        assertThat(first.get("exceeded").getAsBoolean()).isFalse();
+        assertThat(doc.getAsJsonArray("tables").get(1).getAsJsonObject().get("exceeded"))
+                .extracting(e -> e.getAsBoolean())
+                .isEqualTo(true);
+
+        assertThat(prometheus.exitCode()).as(prometheus.toString()).isZero();
+        List<String> series = prometheus.out().lines().toList();
+        for (String metric :
+                List.of(
+                        "tablestore_cdc_channel_lag_seconds",
+                        "tablestore_cdc_tunnel_max_lag_seconds",
+                        "tablestore_cdc_tunnel_channels")) {
+            assertThat(series).containsOnlyOnce("# TYPE " + metric + " gauge");
+            assertThat(series.stream().filter(l -> l.startsWith("# HELP " + metric + " ")))
+                    .hasSize(1);
+        }
+        assertThat(series)
+                .containsSubsequence(
+                        "# TYPE tablestore_cdc_channel_lag_seconds gauge",
+                        "tablestore_cdc_channel_lag_seconds{table=\""
+                                + orders
+                                + "\",tunnel=\"cdc\",channel=\"p-2\"} 95.000",
+                        "tablestore_cdc_channel_lag_seconds{table=\""
+                                + users
+                                + "\",tunnel=\"cdc\",channel=\"p-2\"} 180.000",
+                        "# TYPE tablestore_cdc_tunnel_max_lag_seconds gauge",
+                        "tablestore_cdc_tunnel_max_lag_seconds{table=\""
+                                + orders
+                                + "\",tunnel=\"cdc\"} 95.000",
+                        "tablestore_cdc_tunnel_max_lag_seconds{table=\""
+                                + users
+                                + "\",tunnel=\"cdc\"} 180.000",
+                        "# TYPE tablestore_cdc_tunnel_channels gauge",
+                        "tablestore_cdc_tunnel_channels{table=\""
+                                + users
+                                + "\",tunnel=\"cdc\",status=\"OPEN\"} 2");
+    }
+
+    @Test
+    void aSelectionTheInstanceCannotMeetIsAUsageErrorNamingTheFix() {
+        String orders = table + "_orders";
+        sourceTable(orders, "2030-01-01T00:00:00Z", "2029-12-31T23:59:30Z");
+        String meta = SdkMetaTableClient.DEFAULT_TABLE_NAME;
+
+        CliRun missing =
+                cli(
+                        Clock.systemUTC(),
+                        "describe",
+                        "--table",
+                        orders + "," + table + "_nope",
+                        "--tunnel",
+                        "cdc");
+        CliRun none =
+                cli(Clock.systemUTC(), "lag", "--table-pattern", table + "_x.*", "--tunnel", "cdc");
+        CliRun excludedAll =
+                cli(
+                        Clock.systemUTC(),
+                        "lag",
+                        "--table-pattern",
+                        table + "_.*",
+                        "--table-exclude",
+                        ".*_orders",
+                        "--tunnel",
+                        "cdc");
+        CliRun theMetaTable =
+                cli(Clock.systemUTC(), "lag", "--table", orders + "," + meta, "--tunnel", "cdc");
+
+        for (CliRun run : List.of(missing, none, excludedAll, theMetaTable)) {
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(TablestoreCdcCli.USAGE);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err())
+                    .startsWith("Error: Option '--table")
+                    .doesNotContain("table.name", "table.pattern", "table.exclude")
+                    .doesNotContain(emulator.accessKeySecret());
+        }
+        assertThat(missing.err())
+                .contains(
+                        "Option '--table' names a table that instance '"
+                                + emulator.instanceName()
+                                + "' does not hold: "
+                                + table
+                                + "_nope. Its tables: ",
+                        "Create the table, or fix the name.",
+                        "See 'tablestore-cdc describe --help'.");
+        assertThat(none.err())
+                .contains(
+                        "Option '--table-pattern' = '" + table + "_x.*' selects no table",
+                        "the meta table '" + meta + "' is never read",
+                        "Fix the pattern, or create a matching table first.");
+        assertThat(excludedAll.err())
+                .contains("with --table-exclude = '.*_orders' selects no table");
+        assertThat(theMetaTable.err())
+                .contains("names the meta table '" + meta + "'", "remove it from the list");
+    }
+
+    @Test
+    void listingTheTablesWithAWrongSecretExitsThreeWithoutTheSecret() throws IOException {
+        String secret = "wrong-secret-" + TABLES.get();
+        Path wrong =
+                Files.writeString(
+                        dir.resolve("wrong-list.properties"),
+                        "access.key.id="
+                                + emulator.accessKeyId()
+                                + "\naccess.key.secret="
+                                + secret);
+
+        CliRun run =
+                CliRun.run(
+                        Clock.systemUTC(),
+                        "lag",
+                        "--endpoint",
+                        emulator.endpoint(),
+                        "--instance",
+                        emulator.instanceName(),
+                        "--credentials-file",
+                        wrong.toString(),
+                        "--table-pattern",
+                        table + "_.*",
+                        "--tunnel",
+                        "cdc");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(TablestoreCdcCli.SERVICE_ERROR);
+        assertThat(run.err())
+                .contains(
+                        "Error: Could not list the tables of instance '"
+                                + emulator.instanceName()
+                                + "'",
+                        "--table-pattern needs the ListTable permission",
+                        "or name the tables in --table.")
+                .doesNotContain("table.name", "table.pattern")
+                .doesNotContain(secret, emulator.accessKeySecret());
+    }
+
     // ---- the rows a consumer writes ----
 
     private static final BatchToken T7 = BatchToken.parse("77777777-7777-4777-8777-777777777777");
@@ -614,6 +928,36 @@ class CliITCase {
         } finally {
             proxy.close();
         }
+    }
+
+    /**
+     * Table {@code name} of a source of several tables: its stream tunnel 'cdc' over two
+     * partitions, held by a Spark query whose newest snapshot (batch 8) read p-1 up to {@code
+     * p1Time} and p-2 up to {@code p2Time}.
+     */
+    private String sourceTable(String name, String p1Time, String p2Time) {
+        createTable(name);
+        emulator.tunnels().split(name, key("m"));
+        String tunnelId;
+        SdkTunnelProxy proxy = SdkTunnelProxy.create(endpoint());
+        try {
+            tunnelId = proxy.createTunnel(name, "cdc", TunnelType.STREAM, TunnelStart.latest());
+            TunnelClientId client = proxy.connect(tunnelId, "it", Duration.ofMinutes(1));
+            proxy.heartbeat(client, List.of());
+        } finally {
+            proxy.close();
+        }
+        MetaTable meta =
+                metaTable(Clock.fixed(Instant.parse("2030-01-01T00:00:30Z"), ZoneOffset.UTC));
+        meta.tunnel(tunnelId).seed(snapshot(tunnelId, T8, 42, p1Time, p2Time), 8);
+        OwnerLeaseKeeper.acquire(meta.tunnel(tunnelId), "/checkpoints/" + name);
+        return tunnelId;
+    }
+
+    private static void createTable(String name) {
+        TableMeta meta = new TableMeta(name);
+        meta.addPrimaryKeyColumn(new PrimaryKeySchema("id", PrimaryKeyType.STRING));
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
     }
 
     private List<String> readAll(String tunnelName) {

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,6 +81,80 @@ class TablestoreCdcCliTest {
         assertThat(reprocess.err()).contains("2026-05-01T00:00:00Z");
         assertThat(future.exitCode()).isEqualTo(TablestoreCdcCli.USAGE);
         assertThat(future.err()).contains("in the future");
+    }
+
+    @Test
+    void aTableSelectionIsCheckedAsTheSourcesCheckTheirsBeforeAnythingIsSent() {
+        CliRun both = run(selecting("describe", "--table", "a", "--table-pattern", "a.*"));
+        CliRun neither = run(selecting("lag"));
+        CliRun excludeAlone = run(selecting("lag", "--table", "a,b", "--table-exclude", "b"));
+        CliRun notARegex = run(selecting("describe", "--table-pattern", "orders_("));
+        CliRun twice = run(selecting("lag", "--table", "a,b,a"));
+        CliRun emptyName = run(selecting("describe", "--table", "a,,b"));
+        CliRun twoProblems = run(selecting("lag", "--table-pattern", "(", "--table-exclude", "["));
+
+        assertThat(both.err())
+                .contains(
+                        "Error: Options '--table' and '--table-pattern' are both set: set --table"
+                                + " to read the tables it lists, or --table-pattern to read every"
+                                + " table whose name matches it, not both");
+        assertThat(neither.err())
+                .contains(
+                        "Error: Missing required option '--table': give a table, or a"
+                                + " comma-separated list of the tables of one source (or"
+                                + " --table-pattern to read every table whose name matches a"
+                                + " regular expression)");
+        assertThat(excludeAlone.err())
+                .contains(
+                        "Error: Option '--table-exclude' applies only with --table-pattern: set"
+                                + " --table-pattern, or remove --table-exclude");
+        assertThat(notARegex.err())
+                .contains(
+                        "Error: Option '--table-pattern' has invalid value 'orders_(': it is not a"
+                                + " Java regular expression");
+        assertThat(twice.err())
+                .contains(
+                        "Error: Option '--table' has invalid value 'a,b,a': table 'a' is listed"
+                                + " twice; list each table once");
+        assertThat(emptyName.err()).contains("it holds an empty table name", "orders,users");
+        assertThat(twoProblems.err())
+                .contains(
+                        "Error: The table options are wrong:\n  - Option '--table-pattern' has"
+                                + " invalid value '('",
+                        "\n  - Option '--table-exclude' has invalid value '['");
+        for (CliRun run :
+                List.of(both, neither, excludeAlone, notARegex, twice, emptyName, twoProblems)) {
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(TablestoreCdcCli.USAGE);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err())
+                    .doesNotContain("table.name", "table.pattern", "table.exclude")
+                    .contains("--help");
+        }
+    }
+
+    @Test
+    void theSourcesOptionKeysInAPatternAreLeftAsGiven() {
+        CliRun run = run(selecting("lag", "--table-pattern", "table.name(", "--table", "x"));
+
+        assertThat(run.err())
+                .contains("Option '--table-pattern' has invalid value 'table.name('")
+                .contains("Options '--table' and '--table-pattern' are both set");
+    }
+
+    /** A command with a tunnel and a target that cannot be reached, then {@code more}. */
+    private static String[] selecting(String command, String... more) {
+        List<String> all =
+                new ArrayList<>(
+                        List.of(
+                                command,
+                                "--endpoint",
+                                "http://127.0.0.1:1",
+                                "--instance",
+                                "i",
+                                "--tunnel",
+                                "n"));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     @Test

@@ -56,8 +56,12 @@ public final class TableSelection implements Serializable {
         return new TableSelection(List.of(table), null, null, Duration.ZERO);
     }
 
-    /** Reads the selection options, recording each problem in {@code values}. */
-    static TableSelection reading(OptionValues values) {
+    /**
+     * Reads the selection options ({@code table.name}, {@code table.pattern}, {@code
+     * table.exclude}, {@code table.discovery.interval}), recording each problem in {@code values}:
+     * the sources read them so, and so does a tool that shows what a source reads.
+     */
+    public static TableSelection reading(OptionValues values) {
         Optional<String> names = values.text(TABLE_NAME.key()).filter(t -> !t.isEmpty());
         Optional<String> pattern = values.text(TABLE_PATTERN.key()).filter(t -> !t.isEmpty());
         Optional<String> exclude = values.text(TABLE_EXCLUDE.key()).filter(t -> !t.isEmpty());
