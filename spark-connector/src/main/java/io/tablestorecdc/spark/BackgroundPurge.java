@@ -39,13 +39,31 @@ final class BackgroundPurge implements AutoCloseable {
     private final AtomicBoolean waiting = new AtomicBoolean();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
+    private final boolean ownsThread;
+    private volatile boolean closed;
+
+    /** Purges on a thread of its own. */
     BackgroundPurge(TunnelMeta meta, int keepLastBatches, String tunnelName) {
+        this(
+                meta,
+                keepLastBatches,
+                Executors.newSingleThreadExecutor(
+                        DaemonThreads.named("tablestore-cdc-purge-" + tunnelName)),
+                true);
+    }
+
+    /** Purges on the query's shared {@code thread}, which {@link #close()} leaves running. */
+    BackgroundPurge(TunnelMeta meta, int keepLastBatches, ExecutorService thread) {
+        this(meta, keepLastBatches, thread, false);
+    }
+
+    private BackgroundPurge(
+            TunnelMeta meta, int keepLastBatches, ExecutorService thread, boolean ownsThread) {
         this.meta = meta;
         this.tunnelId = meta.tunnelId();
         this.keepLastBatches = keepLastBatches;
-        this.thread =
-                Executors.newSingleThreadExecutor(
-                        DaemonThreads.named("tablestore-cdc-purge-" + tunnelName));
+        this.thread = thread;
+        this.ownsThread = ownsThread;
     }
 
     /**
@@ -58,7 +76,7 @@ final class BackgroundPurge implements AutoCloseable {
         if (failed != null) {
             throw failed;
         }
-        if (!thread.isShutdown() && waiting.compareAndSet(false, true)) {
+        if (!closed && !thread.isShutdown() && waiting.compareAndSet(false, true)) {
             thread.execute(this::purge);
         }
     }
@@ -76,6 +94,9 @@ final class BackgroundPurge implements AutoCloseable {
 
     private void purge() {
         waiting.set(false);
+        if (closed) {
+            return;
+        }
         try {
             PurgeResult purged = meta.purge(keepLastBatches);
             LOG.debug("Purged old meta snapshots of tunnel {}: {}", tunnelId, purged);
@@ -91,9 +112,15 @@ final class BackgroundPurge implements AutoCloseable {
     /** Lets a purge in progress end (bounded), then stops the thread. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         if (!thread.isShutdown()) {
             awaitIdle(STOP_TIMEOUT);
         }
-        thread.shutdownNow();
+        closed = true;
+        if (ownsThread) {
+            thread.shutdownNow();
+        }
     }
 }

@@ -79,9 +79,21 @@ final class BatchPlanner {
      * Trigger.AvailableNow, whose last batch may be small).
      */
     TablestoreOffset next(TablestoreOffset start, ReadLimit limit, OptionalLong cutoffMicros) {
+        return candidate(start, limit, cutoffMicros)
+                .map(c -> plan(c, caps(c.toRead(), limit)))
+                .orElse(start);
+    }
+
+    /**
+     * What the next batch after {@code start} would read, before its record caps: empty when there
+     * is nothing to read and no channel to adopt, or when {@code min.rows.per.trigger} holds it
+     * back. A source of several tables caps the candidates of all its tables together.
+     */
+    Optional<Candidate> candidate(
+            TablestoreOffset start, ReadLimit limit, OptionalLong cutoffMicros) {
         Optional<ReadMinRows> min = MinRowsAdmission.minimum(limit, cutoffMicros.isPresent());
         if (min.isPresent() && !admission.checkDue()) {
-            return start;
+            return Optional.empty();
         }
         BatchSnapshot committed = snapshot(start.token());
         MergeResult merge = connection.merge(Optional.of(committed));
@@ -89,7 +101,7 @@ final class BatchPlanner {
         status = ChannelStatus.of(merge, toRead.stream().map(ChannelBacklog::entry).toList());
         if (toRead.isEmpty() && merge.adopted().isEmpty()) {
             min.ifPresent(admission::nothingToRead);
-            return start;
+            return Optional.empty();
         }
         if (min.isPresent()
                 && admission.holds(
@@ -97,10 +109,25 @@ final class BatchPlanner {
                         knownRecords(toRead),
                         !merge.adopted().isEmpty()
                                 || toRead.stream().anyMatch(ChannelBacklog::reachesEnd))) {
-            return start;
+            return Optional.empty();
         }
-        TablestoreOffset end =
-                new TablestoreOffset(BatchToken.random(), start.batch() + 1, caps(toRead, limit));
+        return Optional.of(new Candidate(start, merge, toRead));
+    }
+
+    /**
+     * A batch to plan: its start, the merge of its start snapshot with the listing, and the
+     * channels with data to read.
+     */
+    record Candidate(TablestoreOffset start, MergeResult merge, List<ChannelBacklog> toRead) {}
+
+    /**
+     * Plans {@code candidate} with {@code caps} (channel id to record cap, for exactly the channels
+     * it reads): a new token, the channels not read carried forward in the meta table.
+     */
+    TablestoreOffset plan(Candidate candidate, SortedMap<String, Long> caps) {
+        TablestoreOffset start = candidate.start();
+        MergeResult merge = candidate.merge();
+        TablestoreOffset end = new TablestoreOffset(BatchToken.random(), start.batch() + 1, caps);
         List<ChannelCheckpoint> carried = new ArrayList<>();
         merge.entries().values().stream()
                 .filter(e -> !end.read().containsKey(e.channelId()))
@@ -219,10 +246,23 @@ final class BatchPlanner {
      */
     static SortedMap<String, Long> caps(
             List<ChannelBacklog> channels, ReadLimit limit, long perChannel) {
+        List<Long> inOrder = capsInOrder(channels, limit, perChannel);
         SortedMap<String, Long> caps = new TreeMap<>();
+        for (int i = 0; i < channels.size(); i++) {
+            caps.put(channels.get(i).entry().channelId(), inOrder.get(i));
+        }
+        return caps;
+    }
+
+    /**
+     * {@link #caps} of {@code channels} (of one table or of several, whose channel ids may repeat)
+     * in their order.
+     */
+    static List<Long> capsInOrder(List<ChannelBacklog> channels, ReadLimit limit, long perChannel) {
         Optional<ReadMaxRows> max = MinRowsAdmission.maxRows(limit);
+        List<Long> caps = new ArrayList<>(channels.size());
         if (max.isEmpty()) {
-            channels.forEach(c -> caps.put(c.entry().channelId(), perChannel));
+            channels.forEach(c -> caps.add(perChannel));
             return caps;
         }
         long total = max.get().maxRows();
@@ -234,17 +274,17 @@ final class BatchPlanner {
         for (ChannelBacklog c : channels) {
             long weight = Math.min(c.records(), total);
             long share = (long) ((double) total * weight / Math.max(1L, weights));
-            caps.put(c.entry().channelId(), Math.max(1L, share));
+            caps.add(Math.max(1L, share));
             given += Math.max(1L, share);
         }
-        for (ChannelBacklog c : channels) {
-            String id = c.entry().channelId();
-            if (given < total && caps.get(id) < Math.min(c.records(), total)) {
-                caps.put(id, caps.get(id) + 1);
+        for (int i = 0; i < channels.size(); i++) {
+            ChannelBacklog c = channels.get(i);
+            if (given < total && caps.get(i) < Math.min(c.records(), total)) {
+                caps.set(i, caps.get(i) + 1);
                 given++;
             }
         }
-        caps.replaceAll((id, cap) -> Math.min(cap, perChannel));
+        caps.replaceAll(cap -> Math.min(cap, perChannel));
         return caps;
     }
 }

@@ -9,7 +9,6 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -52,13 +51,18 @@ final class ServerProgress implements AutoCloseable {
     private final ServerPushLedger ledger;
     private Optional<BatchToken> lastPushed = Optional.empty();
 
-    ServerProgress(SourceConnection connection, String tunnelName, Duration interval) {
+    private volatile boolean closed;
+
+    /**
+     * Pushes on the query's shared {@code pusher} threads (one push of this tunnel at a time
+     * whatever their number), which {@link #close()} leaves running.
+     */
+    ServerProgress(
+            SourceConnection connection, Duration interval, ScheduledExecutorService pusher) {
         this.connection = connection;
         this.intervalNanos = interval.toNanos();
         this.ledger = connection.consumer().pushes();
-        this.pusher =
-                Executors.newSingleThreadScheduledExecutor(
-                        DaemonThreads.named("tablestore-cdc-progress-" + tunnelName));
+        this.pusher = pusher;
     }
 
     /**
@@ -92,6 +96,9 @@ final class ServerProgress implements AutoCloseable {
 
     /** A batch committed while this one pushed gets the next push, an interval later. */
     private void scheduledPush() {
+        if (closed) {
+            return;
+        }
         pushNewest();
         scheduled.set(false);
         if (newest.get() != null) {
@@ -110,13 +117,16 @@ final class ServerProgress implements AutoCloseable {
         }
     }
 
-    /** Makes the pending push, then stops the pusher. */
+    /** Makes the pending push; later pushes of this tunnel are not made. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         if (!pusher.isShutdown()) {
             flush();
         }
-        pusher.shutdownNow();
+        closed = true;
     }
 
     private void throwIfStopped() {

@@ -7,13 +7,10 @@ import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.merge.ChannelListCache;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
-import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
-import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
-import io.tablestorecdc.checkpoint.tunnel.SdkTunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
@@ -24,8 +21,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,42 +39,55 @@ final class SourceConnection implements AutoCloseable {
 
     private static final Duration LISTING_TTL = Duration.ofSeconds(5);
     private static final String CLIENT_TAG = "tablestore-cdc-spark";
-    private static final int REQUEST_THREADS = 8;
-    private static final int META_THREADS = 4;
 
     /** How often the consumer's periodic work is looked at; it sends only what is due. */
     private static final Duration TICK = Duration.ofSeconds(1);
 
-    /** How long a close waits for a request in flight before interrupting it. */
-    private static final long STOP_MILLIS = 10_000;
-
     private final TablestoreSourceOptions options;
     private final String consumerId;
-    private final ScheduledExecutorService scheduler;
-    private final ExecutorService requests;
-    private final ExecutorService metaRequests;
+    private final DriverResources shared;
+    private final boolean ownsShared;
+    private final Object tickLock = new Object();
+    private ScheduledFuture<?> ticks;
+    private boolean closed;
     private TunnelConsumer consumer;
     private ChannelListCache listing;
 
-    private SourceConnection(TablestoreSourceOptions options, String consumerId) {
+    private SourceConnection(
+            TablestoreSourceOptions options,
+            String consumerId,
+            DriverResources shared,
+            boolean ownsShared) {
         this.options = options;
         this.consumerId = consumerId;
-        String tunnelName = options.tunnelName();
-        this.metaRequests =
-                Executors.newFixedThreadPool(
-                        META_THREADS, DaemonThreads.named("tablestore-cdc-meta-" + tunnelName));
-        this.requests =
-                Executors.newFixedThreadPool(
-                        REQUEST_THREADS,
-                        DaemonThreads.named("tablestore-cdc-requests-" + tunnelName));
-        this.scheduler =
-                Executors.newSingleThreadScheduledExecutor(
-                        DaemonThreads.named("tablestore-cdc-" + tunnelName));
+        this.shared = shared;
+        this.ownsShared = ownsShared;
     }
 
-    /** Opens the query's consumer (the core's open order) and starts its periodic work. */
+    /**
+     * Opens the consumer of {@code options}' one table with clients and threads of its own, closed
+     * with it.
+     */
     static SourceConnection open(TablestoreSourceOptions options, String consumerId) {
-        SourceConnection connection = new SourceConnection(options, consumerId);
+        DriverResources own = DriverResources.open(options);
+        return open(options, consumerId, own, true);
+    }
+
+    /**
+     * Opens the consumer of {@code options}' one table (the core's open order) on the query's
+     * {@code shared} clients and threads, and starts its periodic work.
+     */
+    static SourceConnection open(
+            TablestoreSourceOptions options, String consumerId, DriverResources shared) {
+        return open(options, consumerId, shared, false);
+    }
+
+    private static SourceConnection open(
+            TablestoreSourceOptions options,
+            String consumerId,
+            DriverResources shared,
+            boolean ownsShared) {
+        SourceConnection connection = new SourceConnection(options, consumerId, shared, ownsShared);
         try {
             connection.start();
             return connection;
@@ -93,15 +102,6 @@ final class SourceConnection implements AutoCloseable {
     }
 
     private void start() {
-        TablestoreEndpoint endpoint = options.tablestoreEndpoint();
-        SdkMetaTableClient metaClient = SdkMetaTableClient.connect(endpoint, options.metaTable());
-        TunnelProxy proxy;
-        try {
-            proxy = SdkTunnelProxy.create(endpoint);
-        } catch (RuntimeException e) {
-            metaClient.close();
-            throw e;
-        }
         TunnelConsumer.Setup setup =
                 TunnelConsumer.Setup.of(
                         Engine.SPARK,
@@ -111,18 +111,27 @@ final class SourceConnection implements AutoCloseable {
         consumer =
                 TunnelConsumer.open(
                         setup,
-                        proxy,
-                        metaClient,
+                        shared.proxy(),
+                        shared.metaClient(),
                         Optional.empty(),
                         new ServerPushLedger(),
-                        Optional.of(metaRequests),
-                        Optional.of(requests));
+                        Optional.of(shared.metaRequests),
+                        Optional.of(shared.requests));
         listing = new ChannelListCache(this::listChannels, LISTING_TTL);
-        scheduler.scheduleWithFixedDelay(
-                this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+        ticks =
+                shared.scheduler.scheduleWithFixedDelay(
+                        this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void tick() {
+        synchronized (tickLock) {
+            if (!closed) {
+                tickNow();
+            }
+        }
+    }
+
+    private void tickNow() {
         try {
             consumer.tick();
         } catch (OwnershipLostException e) {
@@ -202,27 +211,46 @@ final class SourceConnection implements AutoCloseable {
 
     /** Runs per-channel requests of the driver (planning probes, progress pushes) at once. */
     ExecutorService requests() {
-        return requests;
+        return shared.requests;
+    }
+
+    /** The query's shared threads and clients. */
+    DriverResources shared() {
+        return shared;
     }
 
     /**
-     * Stops the threads (a tick or request in flight lands, it is not interrupted), then closes the
-     * consumer in the core's order, so that the next consumer can start at once. Every step runs
-     * even when one before failed.
+     * Stops the periodic work (a tick in flight lands, it is not interrupted), then closes the
+     * consumer in the core's order, so that the next consumer can start at once; then the clients
+     * and threads when they are this connection's own. Every step runs even when one before failed.
      */
     @Override
     public void close() {
         CloseSequence.of("the connection to tunnel '" + options.tunnelName() + "'")
-                .thenStop("stop the periodic work", scheduler, STOP_MILLIS)
-                .thenStop("stop the request threads", requests, STOP_MILLIS)
-                .thenStop("stop the meta request threads", metaRequests, STOP_MILLIS)
+                .then("stop the periodic work", this::stopTicks)
                 .then("close the consumer", this::closeConsumer)
+                .then("close the clients and threads", this::closeOwn)
                 .finish();
+    }
+
+    private void stopTicks() {
+        if (ticks != null) {
+            ticks.cancel(false);
+        }
+        synchronized (tickLock) {
+            closed = true;
+        }
     }
 
     private void closeConsumer() {
         if (consumer != null) {
             consumer.close();
+        }
+    }
+
+    private void closeOwn() {
+        if (ownsShared) {
+            shared.close();
         }
     }
 }

@@ -7,7 +7,9 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 
@@ -32,18 +34,21 @@ final class TableStream implements AutoCloseable {
         this.planner = new BatchPlanner(connection, options);
         this.progress =
                 new ServerProgress(
-                        connection, options.tunnelName(), options.serverProgressInterval());
+                        connection, options.serverProgressInterval(), connection.shared().pushes);
         this.purge =
                 new BackgroundPurge(
-                        connection.meta(), options.metaRetentionBatches(), options.tunnelName());
+                        connection.meta(),
+                        options.metaRetentionBatches(),
+                        connection.shared().purges);
     }
 
     /**
      * Opens the consumer of {@code options}' one table (the core's open order: meta table, tunnel,
-     * owner lease, session).
+     * owner lease, session) on the query's {@code shared} clients and threads.
      */
-    static TableStream open(TablestoreSourceOptions options, String consumerId) {
-        return new TableStream(options, SourceConnection.open(options, consumerId));
+    static TableStream open(
+            TablestoreSourceOptions options, String consumerId, DriverResources shared) {
+        return new TableStream(options, SourceConnection.open(options, consumerId, shared));
     }
 
     String table() {
@@ -67,6 +72,21 @@ final class TableStream implements AutoCloseable {
     TablestoreOffset next(TablestoreOffset start, ReadLimit limit, OptionalLong cutoffMicros) {
         pushCommitted(start);
         return planner.next(start, limit, cutoffMicros);
+    }
+
+    /**
+     * Pushes the batch ending at {@code start} (Spark has committed it), then finds what the next
+     * batch of this table would read, for a source of several tables to cap with the others.
+     */
+    Optional<BatchPlanner.Candidate> candidate(
+            TablestoreOffset start, ReadLimit limit, OptionalLong cutoffMicros) {
+        pushCommitted(start);
+        return planner.candidate(start, limit, cutoffMicros);
+    }
+
+    /** Plans {@code candidate} of this table with {@code caps}. */
+    TablestoreOffset plan(BatchPlanner.Candidate candidate, SortedMap<String, Long> caps) {
+        return planner.plan(candidate, caps);
     }
 
     /** The channel parts of the batch from {@code start} to {@code end} of this table. */

@@ -23,11 +23,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
-import org.apache.spark.sql.connector.read.streaming.CompositeReadLimit;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.connector.read.streaming.Offset;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
-import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
 import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
 import org.slf4j.Logger;
@@ -75,9 +73,9 @@ final class TablestoreMicroBatchStream
     private final Set<String> dropped = new TreeSet<>();
 
     private boolean connected;
+    private DriverResources shared;
     private ExecutorService planning;
     private long nextDiscoveryNanos;
-    private int rotation;
     private SourceOffset initial;
     private SourceOffset lastStart;
     private SourceOffset lastEnd;
@@ -101,23 +99,25 @@ final class TablestoreMicroBatchStream
                             : InitialTokenFile.ofTables(checkpointLocation, hadoopConf())
                                     .readTables()
                                     .keySet();
-            try {
-                for (String table : selected) {
-                    boolean joins = !atFirstStart.isEmpty() && !atFirstStart.contains(table);
-                    tables.put(
-                            table,
-                            open(joins ? options.forNewTable(table) : options.forTable(table)));
-                }
-            } catch (RuntimeException e) {
-                closeTables(e);
-                throw e;
-            }
             if (!single) {
                 planning =
                         Executors.newFixedThreadPool(
                                 Math.min(PLANNING_THREADS, Math.max(1, selected.size())),
                                 DaemonThreads.named(
                                         "tablestore-cdc-planning-" + options.tunnelName()));
+            }
+            shared = DriverResources.open(options);
+            try {
+                openAll(selected, atFirstStart);
+            } catch (RuntimeException e) {
+                closeAll(e);
+                if (planning != null) {
+                    planning.shutdownNow();
+                    planning = null;
+                }
+                throw e;
+            }
+            if (!single) {
                 LOG.info(
                         "Source of tables {} reads {} table(s) through tunnel {}: {}",
                         options.tablesLabel(),
@@ -131,8 +131,44 @@ final class TablestoreMicroBatchStream
         tables.values().forEach(TableStream::checkHealthy);
     }
 
+    /**
+     * Opens every selected table's consumer, several at once (each opens its tunnel, lease and
+     * session in the core's order); a table that joins after the query's first start is read from
+     * its first change.
+     */
+    private void openAll(List<String> selected, Set<String> atFirstStart) {
+        if (single) {
+            String table = selected.get(0);
+            tables.put(table, open(options.forTable(table)));
+            return;
+        }
+        Map<String, CompletableFuture<TableStream>> opening = new LinkedHashMap<>();
+        for (String table : selected) {
+            boolean joins = !atFirstStart.isEmpty() && !atFirstStart.contains(table);
+            TablestoreSourceOptions of =
+                    joins ? options.forNewTable(table) : options.forTable(table);
+            opening.put(table, CompletableFuture.supplyAsync(() -> open(of), planning));
+        }
+        RuntimeException failure = null;
+        for (Map.Entry<String, CompletableFuture<TableStream>> e : opening.entrySet()) {
+            try {
+                tables.put(e.getKey(), e.getValue().join());
+            } catch (CompletionException ce) {
+                RuntimeException cause = ce.getCause() instanceof RuntimeException r ? r : ce;
+                if (failure == null) {
+                    failure = cause;
+                } else {
+                    failure.addSuppressed(cause);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     private TableStream open(TablestoreSourceOptions table) {
-        return TableStream.open(table, checkpointLocation);
+        return TableStream.open(table, checkpointLocation, shared);
     }
 
     private Duration discoveryInterval() {
@@ -168,17 +204,18 @@ final class TablestoreMicroBatchStream
         Map<String, BatchToken> stored = file.readTables();
         SortedMap<String, TablestoreOffset> offsets = new TreeMap<>();
         Map<String, BatchToken> tokens = new TreeMap<>();
-        boolean seeded = false;
+        List<TableStream> unseeded =
+                tables.values().stream().filter(t -> !stored.containsKey(t.table())).toList();
+        Map<TableStream, TablestoreOffset> seeds = inParallel(unseeded, TableStream::seed);
         for (TableStream table : tables.values()) {
             BatchToken token = stored.get(table.table());
             if (token == null) {
-                token = table.seed().token();
-                seeded = true;
+                token = seeds.get(table).token();
             }
             tokens.put(table.table(), token);
             offsets.put(table.table(), TablestoreOffset.initial(token));
         }
-        if (seeded) {
+        if (!unseeded.isEmpty()) {
             file.writeTables(tokens);
         }
         return new SourceOffset(offsets);
@@ -257,8 +294,7 @@ final class TablestoreMicroBatchStream
 
     /**
      * Every table's next offset: tables found since are added (seeded, read from the next batch),
-     * tables gone are left out. Under {@code max.rows.per.trigger} the tables share the limit, in a
-     * rotating order so that each gets its turn; otherwise they are planned in parallel.
+     * tables gone are left out; the others planned together ({@link #planTogether}).
      */
     private SourceOffset nextOfSeveral(SourceOffset start, ReadLimit limit) {
         discoverIfDue();
@@ -284,12 +320,7 @@ final class TablestoreMicroBatchStream
                 inStart.add(table);
             }
         }
-        Optional<ReadMaxRows> max = MinRowsAdmission.maxRows(limit);
-        if (max.isPresent()) {
-            planSharing(start, limit, max.get().maxRows(), inStart, end);
-        } else {
-            planInParallel(start, limit, inStart, end);
-        }
+        planTogether(start, limit, inStart, end);
         SourceOffset next = new SourceOffset(end);
         if (!next.equals(start)) {
             int reading = 0;
@@ -308,51 +339,69 @@ final class TablestoreMicroBatchStream
         return next;
     }
 
-    private void planSharing(
+    /**
+     * Every table's candidate, found in parallel; their caps computed together, so that {@code
+     * max.rows.per.trigger} is split across the channels of all tables in proportion to their
+     * backlogs as for the channels of one; then each table's batch planned.
+     */
+    private void planTogether(
             SourceOffset start,
             ReadLimit limit,
-            long maxRows,
             List<TableStream> inStart,
             SortedMap<String, TablestoreOffset> end) {
-        long remaining = maxRows;
-        int n = inStart.size();
-        int first = n == 0 ? 0 : Math.floorMod(rotation++, n);
-        for (int i = 0; i < n; i++) {
-            TableStream table = inStart.get((first + i) % n);
+        Map<TableStream, Optional<BatchPlanner.Candidate>> found =
+                inParallel(
+                        inStart,
+                        table -> candidateOf(table, start.tables().get(table.table()), limit));
+        List<TableStream> reading = new ArrayList<>();
+        List<ChannelBacklog> backlogs = new ArrayList<>();
+        for (TableStream table : inStart) {
+            Optional<BatchPlanner.Candidate> candidate = found.get(table);
             TablestoreOffset from = start.tables().get(table.table());
-            if (remaining <= 0) {
+            if (candidate == null) {
+                end.put(table.table(), settle(table, from, null));
+            } else if (candidate.isEmpty()) {
                 end.put(table.table(), from);
-                continue;
+            } else {
+                reading.add(table);
+                backlogs.addAll(candidate.get().toRead());
             }
-            TablestoreOffset next =
-                    settle(table, from, planTable(table, from, withMaxRows(limit, remaining)));
-            end.put(table.table(), next);
-            if (!next.equals(from)) {
-                for (long cap : next.read().values()) {
-                    remaining -= cap == TablestoreOffset.UNCAPPED ? remaining : cap;
-                }
+        }
+        List<Long> caps = BatchPlanner.capsInOrder(backlogs, limit, options.maxRowsPerChannel());
+        Map<TableStream, SortedMap<String, Long>> capsByTable = new LinkedHashMap<>();
+        int i = 0;
+        for (TableStream table : reading) {
+            SortedMap<String, Long> tableCaps = new TreeMap<>();
+            for (ChannelBacklog backlog : found.get(table).get().toRead()) {
+                tableCaps.put(backlog.entry().channelId(), caps.get(i++));
             }
+            capsByTable.put(table, tableCaps);
+        }
+        Map<TableStream, TablestoreOffset> planned =
+                inParallel(
+                        reading,
+                        table -> planOf(table, found.get(table).get(), capsByTable.get(table)));
+        for (TableStream table : reading) {
+            TablestoreOffset from = start.tables().get(table.table());
+            end.put(table.table(), settle(table, from, planned.get(table)));
         }
     }
 
-    private void planInParallel(
-            SourceOffset start,
-            ReadLimit limit,
-            List<TableStream> inStart,
-            SortedMap<String, TablestoreOffset> end) {
-        Map<TableStream, CompletableFuture<TablestoreOffset>> pending = new LinkedHashMap<>();
-        for (TableStream table : inStart) {
-            TablestoreOffset from = start.tables().get(table.table());
-            pending.put(
-                    table,
-                    CompletableFuture.supplyAsync(() -> planTable(table, from, limit), planning));
+    /**
+     * {@code work} of each table on the planning threads; every table's result (null for a table
+     * that is gone), or the first failure with the others suppressed.
+     */
+    private <T> Map<TableStream, T> inParallel(
+            List<TableStream> tables, java.util.function.Function<TableStream, T> work) {
+        Map<TableStream, CompletableFuture<T>> pending = new LinkedHashMap<>();
+        for (TableStream table : tables) {
+            pending.put(table, CompletableFuture.supplyAsync(() -> work.apply(table), planning));
         }
+        Map<TableStream, T> results = new LinkedHashMap<>();
         RuntimeException failure = null;
-        for (Map.Entry<TableStream, CompletableFuture<TablestoreOffset>> e : pending.entrySet()) {
-            TableStream table = e.getKey();
+        for (Map.Entry<TableStream, CompletableFuture<T>> e : pending.entrySet()) {
             try {
-                TablestoreOffset from = start.tables().get(table.table());
-                end.put(table.table(), settle(table, from, e.getValue().join()));
+                results.put(e.getKey(), e.getValue().join());
             } catch (CompletionException ce) {
                 RuntimeException cause = ce.getCause() instanceof RuntimeException r ? r : ce;
                 if (failure == null) {
@@ -365,17 +414,29 @@ final class TablestoreMicroBatchStream
         if (failure != null) {
             throw failure;
         }
+        return results;
     }
 
-    /**
-     * The table's next offset, or null when its tunnel failed because the table is gone (dropped
-     * while the source ran), which ends that table instead of the query ({@link #settle}).
-     */
-    private TablestoreOffset planTable(TableStream table, TablestoreOffset from, ReadLimit limit) {
+    /** The table's candidate, or null when its tunnel failed because the table is gone. */
+    private Optional<BatchPlanner.Candidate> candidateOf(
+            TableStream table, TablestoreOffset from, ReadLimit limit) {
         try {
-            return table.next(from, limit, availableNowCutoffMicros);
+            return table.candidate(from, limit, availableNowCutoffMicros);
         } catch (TunnelException e) {
-            if (!single && gone(table.table())) {
+            if (gone(table.table())) {
+                return null;
+            }
+            throw table.stopped(e);
+        }
+    }
+
+    /** The table's planned batch, or null when its tunnel failed because the table is gone. */
+    private TablestoreOffset planOf(
+            TableStream table, BatchPlanner.Candidate candidate, SortedMap<String, Long> caps) {
+        try {
+            return table.plan(candidate, caps);
+        } catch (TunnelException e) {
+            if (gone(table.table())) {
                 return null;
             }
             throw table.stopped(e);
@@ -414,23 +475,6 @@ final class TablestoreMicroBatchStream
         } catch (RuntimeException e) {
             LOG.warn("Closing the source of dropped table {} failed", table, e);
         }
-    }
-
-    /** {@code limit} with its row maximum lowered to {@code max}. */
-    static ReadLimit withMaxRows(ReadLimit limit, long max) {
-        if (limit instanceof ReadMaxRows) {
-            return ReadLimit.maxRows(max);
-        }
-        if (limit instanceof CompositeReadLimit composite) {
-            ReadLimit[] parts = composite.getReadLimits().clone();
-            for (int i = 0; i < parts.length; i++) {
-                if (parts[i] instanceof ReadMaxRows) {
-                    parts[i] = ReadLimit.maxRows(max);
-                }
-            }
-            return ReadLimit.compositeLimit(parts);
-        }
-        return limit;
     }
 
     /**
@@ -633,15 +677,18 @@ final class TablestoreMicroBatchStream
                     Thread.currentThread().interrupt();
                 }
             }
-            RuntimeException failure = closeTables(null);
+            RuntimeException failure = closeAll(null);
             if (failure != null) {
                 throw failure;
             }
         }
     }
 
-    /** Closes every table's source (each even when one before failed). */
-    private RuntimeException closeTables(RuntimeException failure) {
+    /**
+     * Closes every table's source (each even when one before failed), then the clients and threads
+     * they shared.
+     */
+    private RuntimeException closeAll(RuntimeException failure) {
         for (TableStream table : tables.values()) {
             try {
                 table.close();
@@ -654,6 +701,18 @@ final class TablestoreMicroBatchStream
             }
         }
         tables.clear();
+        if (shared != null) {
+            try {
+                shared.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+            shared = null;
+        }
         return failure;
     }
 

@@ -47,6 +47,22 @@ class BatchPlannerTest {
     }
 
     @Test
+    void theChannelsOfSeveralTablesShareTheMaximumByPositionEvenWithTheSameIds() {
+        // Two tables whose channels are both named p-0 and p-1: caps follow the list's order.
+        List<ChannelBacklog> channels =
+                List.of(
+                        backlog("p-0", ChannelBacklog.LARGE),
+                        backlog("p-1", 10),
+                        backlog("p-0", 10),
+                        backlog("p-1", ChannelBacklog.LARGE));
+
+        List<Long> caps = BatchPlanner.capsInOrder(channels, ReadLimit.maxRows(220), 1000);
+
+        assertThat(caps).containsExactly(106L, 5L, 4L, 105L);
+        assertThat(caps.stream().mapToLong(Long::longValue).sum()).isEqualTo(220);
+    }
+
+    @Test
     void maxRowsFollowsTheBacklog() {
         List<ChannelBacklog> channels =
                 List.of(backlog("a", ChannelBacklog.LARGE), backlog("b", 10));

@@ -189,6 +189,9 @@ class MultiTableITCase {
         String a = bed.newTable();
         assertThatThrownBy(() -> listed(a + ",no_such_table"))
                 .hasMessageContaining("no_such_table");
+        assertThatThrownBy(() -> listed(a + ",tablestore_cdc_meta"))
+                .hasMessageContaining("'tablestore_cdc_meta', the meta table")
+                .hasMessageContaining("remove it from table.name");
         assertThatThrownBy(
                         () ->
                                 bed.spark

@@ -15,6 +15,8 @@ final class QuickStart {
 
     static final String START = "// [START quick start]";
     static final String END = "// [END quick start]";
+    static final String TABLES_START = "// [START many tables]";
+    static final String TABLES_END = "// [END many tables]";
 
     private QuickStart() {}
 
@@ -56,5 +58,31 @@ final class QuickStart {
                         .start();
         // [END quick start]
         return query;
+    }
+
+    /** The example of docs/spark.md, "Many tables in one query": the changes of several tables. */
+    static Dataset<Row> manyTables(
+            SparkSession spark,
+            String endpoint,
+            String instanceName,
+            String accessKeyId,
+            String accessKeySecret) {
+        // [START many tables]
+        Dataset<Row> changes =
+                spark.readStream()
+                        .format("tablestore-cdc")
+                        .option("endpoint", endpoint)
+                        .option("instance.name", instanceName)
+                        .option("access.key.id", accessKeyId)
+                        .option("access.key.secret", accessKeySecret)
+                        .option("table.pattern", "orders_[0-9]{4}") // or table.name = "a,b"
+                        .option("table.exclude", "orders_2019")
+                        .option("tunnel.name", "orders-to-lake") // one tunnel per table
+                        .option("tunnel.create", "stream")
+                        .option("tunnel.start", "earliest")
+                        .schema("qty BIGINT, name STRING") // _table says which table a row is of
+                        .load();
+        // [END many tables]
+        return changes;
     }
 }

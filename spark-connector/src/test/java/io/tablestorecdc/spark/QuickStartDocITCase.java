@@ -12,6 +12,8 @@ import com.alicloud.openservices.tablestore.model.tunnel.TunnelInfo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -134,11 +136,57 @@ class QuickStartDocITCase {
         }
     }
 
+    @Test
+    void theManyTablesExampleIsTheCodeThatRuns() throws Exception {
+        String page = Files.readString(PAGE, StandardCharsets.UTF_8);
+        int open =
+                page.indexOf("```java\n", page.indexOf("## Many tables in one query"))
+                        + "```java\n".length();
+        String block = page.substring(open, page.indexOf("```\n", open));
+
+        assertThat(block).isEqualTo(snippet(QuickStart.TABLES_START, QuickStart.TABLES_END));
+    }
+
+    @Test
+    void theManyTablesExampleReadsTheMatchingTablesButTheExcludedOne() throws Exception {
+        for (String table : List.of("orders_2019", "orders_2025", "orders_2026")) {
+            TableMeta meta = new TableMeta(table);
+            meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+            bed.sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+            bed.put(table, "o1", 1, table);
+        }
+        CdcTestBed.BatchSink sink = new CdcTestBed.BatchSink();
+
+        StreamingQuery query =
+                bed.start(
+                        QuickStart.manyTables(
+                                bed.spark,
+                                bed.emulator.endpoint(),
+                                bed.emulator.instanceName(),
+                                bed.emulator.accessKeyId(),
+                                CdcTestBed.SECRET),
+                        CdcTestBed.checkpointDir(),
+                        sink);
+        try {
+            CdcTestBed.await(query, "2 rows", Duration.ofSeconds(60), () -> sink.count() >= 2);
+            bed.awaitTriggers(query, 3, Duration.ofSeconds(60));
+        } finally {
+            query.stop();
+        }
+
+        assertThat(sink.rows().stream().map(r -> r.getAs("_table") + " " + r.getAs("name")))
+                .containsExactlyInAnyOrder("orders_2025 orders_2025", "orders_2026 orders_2026");
+    }
+
     /** The marked lines of QuickStart.java, without the method body's indentation. */
     private static String snippet() throws Exception {
+        return snippet(QuickStart.START, QuickStart.END);
+    }
+
+    private static String snippet(String start, String end) throws Exception {
         String source = Files.readString(SOURCE, StandardCharsets.UTF_8);
-        int from = source.indexOf(QuickStart.START + "\n") + QuickStart.START.length() + 1;
-        int to = source.lastIndexOf("\n", source.indexOf("        " + QuickStart.END)) + 1;
+        int from = source.indexOf(start + "\n") + start.length() + 1;
+        int to = source.lastIndexOf("\n", source.indexOf("        " + end)) + 1;
         return source.substring(from, to)
                 .lines()
                 .map(line -> line.startsWith("        ") ? line.substring(8) : line)

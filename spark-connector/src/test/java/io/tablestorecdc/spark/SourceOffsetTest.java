@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.spark.sql.connector.read.streaming.ReadLimit;
-import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
-import org.apache.spark.sql.connector.read.streaming.ReadMinRows;
 import org.junit.jupiter.api.Test;
 
 class SourceOffsetTest {
@@ -71,21 +68,5 @@ class SourceOffsetTest {
         assertThatThrownBy(
                         () -> SourceOffset.fromJson("{\"tables\":{},\"version\":2}", false, null))
                 .hasMessageContaining("upgrade the connector");
-    }
-
-    @Test
-    void theRowMaximumIsLoweredAndTheMinimumKept() {
-        ReadLimit composite =
-                ReadLimit.compositeLimit(
-                        new ReadLimit[] {ReadLimit.minRows(10, 1000), ReadLimit.maxRows(500)});
-
-        ReadLimit lowered = TablestoreMicroBatchStream.withMaxRows(composite, 120);
-
-        assertThat(MinRowsAdmission.maxRows(lowered)).map(ReadMaxRows::maxRows).contains(120L);
-        assertThat(MinRowsAdmission.minRows(lowered)).map(ReadMinRows::minRows).contains(10L);
-        assertThat(TablestoreMicroBatchStream.withMaxRows(ReadLimit.maxRows(500), 7))
-                .isEqualTo(ReadLimit.maxRows(7));
-        assertThat(TablestoreMicroBatchStream.withMaxRows(ReadLimit.allAvailable(), 7))
-                .isEqualTo(ReadLimit.allAvailable());
     }
 }

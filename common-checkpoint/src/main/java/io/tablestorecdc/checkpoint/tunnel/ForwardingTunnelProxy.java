@@ -30,6 +30,12 @@ public abstract class ForwardingTunnelProxy implements TunnelProxy {
     }
 
     @Override
+    public TunnelDescription describeOrCreateTunnel(
+            String tableName, String tunnelName, TunnelType type, TunnelStart start) {
+        return delegate.describeOrCreateTunnel(tableName, tunnelName, type, start);
+    }
+
+    @Override
     public TunnelClientId connect(String tunnelId, String clientTag, Duration heartbeatTimeout) {
         return delegate.connect(tunnelId, clientTag, heartbeatTimeout);
     }

@@ -70,6 +70,18 @@ final class BatchOverhead {
     /** Drains {@code batches} batches of the table's {@code overhead} tunnel. */
     Figures measure(BenchTable table, int channels, int rowsPerChannel, int batches)
             throws Exception {
+        return measure(
+                Map.of("table.name", table.name()), "overhead", channels, rowsPerChannel, batches);
+    }
+
+    /** Drains {@code batches} batches of the source of the tables {@code selection} names. */
+    Figures measure(
+            Map<String, String> selection,
+            String tunnel,
+            int channels,
+            int rowsPerChannel,
+            int batches)
+            throws Exception {
         int rows = channels * rowsPerChannel;
         long aliveBefore = counters.metaLiveRows();
         List<Mark> marks = new ArrayList<>();
@@ -80,8 +92,8 @@ final class BatchOverhead {
         try {
             progress =
                     drain.drain(
-                                    table.name(),
-                                    "overhead",
+                                    selection,
+                                    tunnel,
                                     Map.of(
                                             "max.rows.per.trigger",
                                             String.valueOf(Math.max(1, rows / batches))))

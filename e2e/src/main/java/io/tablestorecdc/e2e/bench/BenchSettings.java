@@ -31,6 +31,8 @@ import java.util.Set;
  * @param lookupProbes lookups per round and variant of the lookup part
  * @param changelogKeys keys of the changelog part's table
  * @param changelogUpdates partial updates per key of the changelog part
+ * @param tables tables of the tables part's source of many tables
+ * @param tablePartitions partitions of each of those tables
  * @param out where the JSON file and charts go
  * @param emulator {@code embedded} (in the benchmark's JVM) or {@code process} (a child JVM)
  */
@@ -53,6 +55,8 @@ record BenchSettings(
         int lookupProbes,
         int changelogKeys,
         int changelogUpdates,
+        int tables,
+        int tablePartitions,
         Path out,
         String emulator) {
 
@@ -65,7 +69,8 @@ record BenchSettings(
                     "memory",
                     "sink",
                     "lookup",
-                    "changelog");
+                    "changelog",
+                    "tables");
 
     static final List<String> OVERHEAD_SCOPES = List.of("all", "spark");
 
@@ -95,6 +100,8 @@ record BenchSettings(
                     Map.entry("lookupProbes", "100000"),
                     Map.entry("changelogKeys", "20000"),
                     Map.entry("changelogUpdates", "4"),
+                    Map.entry("tables", "100"),
+                    Map.entry("tablePartitions", "4"),
                     Map.entry("out", "target/bench"),
                     Map.entry("emulator", "embedded"));
 
@@ -144,6 +151,8 @@ record BenchSettings(
                 Integer.parseInt(v.get("lookupProbes")),
                 Integer.parseInt(v.get("changelogKeys")),
                 Integer.parseInt(v.get("changelogUpdates")),
+                Integer.parseInt(v.get("tables")),
+                Integer.parseInt(v.get("tablePartitions")),
                 Path.of(v.get("out")),
                 emulator(v.get("emulator")));
     }
@@ -158,6 +167,14 @@ record BenchSettings(
                             + changelogKeys
                             + " and "
                             + changelogUpdates);
+        }
+        if (tables < 2 || tablePartitions < 1) {
+            throw new IllegalArgumentException(
+                    "The tables part needs at least 2 tables of at least 1 partition, but tables"
+                            + " was "
+                            + tables
+                            + " and tablePartitions "
+                            + tablePartitions);
         }
         if (overheadBatches < 2) {
             throw new IllegalArgumentException(

@@ -46,10 +46,16 @@ final class SparkDrain {
 
     /** The query's input: the benchmark table's changes, with its attribute columns typed. */
     Dataset<Row> reader(String table, String tunnel, Map<String, String> extraOptions) {
+        return reader(Map.of("table.name", table), tunnel, extraOptions);
+    }
+
+    /** The input of a source whose tables {@code selection} names (table.name or table.pattern). */
+    Dataset<Row> reader(
+            Map<String, String> selection, String tunnel, Map<String, String> extraOptions) {
         return spark.readStream()
                 .format("tablestore-cdc")
                 .options(emulator.connection().sparkOptions())
-                .option("table.name", table)
+                .options(selection)
                 .option("tunnel.name", tunnel)
                 .options(extraOptions)
                 .schema(SCHEMA)
@@ -61,10 +67,16 @@ final class SparkDrain {
 
     /** Drains the tunnel's backlog; the whole query time, and the sum of trigger times. */
     Result drain(String table, String tunnel, Map<String, String> extraOptions) throws Exception {
+        return drain(Map.of("table.name", table), tunnel, extraOptions);
+    }
+
+    /** Drains the tunnels of the tables {@code selection} names. */
+    Result drain(Map<String, String> selection, String tunnel, Map<String, String> extraOptions)
+            throws Exception {
         Path checkpoint = Files.createTempDirectory("tablestore-cdc-bench-spark");
         long start = System.nanoTime();
         StreamingQuery query =
-                reader(table, tunnel, extraOptions)
+                reader(selection, tunnel, extraOptions)
                         .writeStream()
                         .format("noop")
                         .trigger(Trigger.AvailableNow())

@@ -96,6 +96,9 @@ public final class ThroughputBenchmark {
         if (settings.runs("changelog")) {
             new ChangelogPart(this).run();
         }
+        if (settings.runs("tables")) {
+            new TablesPart(this).run();
+        }
         report.put("elapsedSeconds", (System.nanoTime() - start) / 1e9);
         writeResults();
         say("%nall parts took %.0f s", (System.nanoTime() - start) / 1e9);

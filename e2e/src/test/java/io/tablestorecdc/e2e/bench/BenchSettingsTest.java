@@ -104,9 +104,9 @@ class BenchSettingsTest {
     }
 
     @Test
-    void theChangelogPartRunsLastWithItsSizesAndInAChildProcess() {
+    void theChangelogPartRunsBeforeTheTablesPartWithItsSizesAndInAChildProcess() {
         BenchSettings defaults = BenchSettings.parse();
-        assertThat(defaults.parts()).endsWith("changelog");
+        assertThat(defaults.parts()).endsWith("changelog", "tables");
         assertThat(List.of(defaults.changelogKeys(), defaults.changelogUpdates()))
                 .containsExactly(20_000, 4);
 
@@ -120,6 +120,10 @@ class BenchSettingsTest {
         assertThat(s.parts()).containsExactly("sink", "changelog");
         assertThat(List.of(s.changelogKeys(), s.changelogUpdates())).containsExactly(4000, 2);
         assertThat(s.inChildProcess()).isTrue();
+        assertThat(List.of(defaults.tables(), defaults.tablePartitions())).containsExactly(100, 4);
+        assertThatThrownBy(() -> BenchSettings.parse("tables=1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 2 tables");
         assertThatThrownBy(() -> BenchSettings.parse("changelogUpdates=0"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("changelogUpdates of at least 1");

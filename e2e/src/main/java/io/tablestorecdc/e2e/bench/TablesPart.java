@@ -1,0 +1,179 @@
+package io.tablestorecdc.e2e.bench;
+
+import static io.tablestorecdc.e2e.bench.ThroughputBenchmark.say;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
+
+/**
+ * Part {@code tables}: one Spark query of many tables ({@code tables} tables of {@code
+ * tablePartitions} partitions each, selected by {@code table.pattern}) next to one query of one
+ * table with as many partitions in all: the driver's time and the meta rows per micro-batch, the
+ * first batch (which opens every table's consumer), the driver's threads and its live heap while
+ * the query runs.
+ */
+final class TablesPart {
+
+    private static final String TUNNEL = "tables";
+
+    private final ThroughputBenchmark bench;
+    private final ServerCounters counters;
+
+    TablesPart(ThroughputBenchmark bench) {
+        this.bench = bench;
+        this.counters = bench.emulator().counters("tablestore_cdc_meta");
+    }
+
+    /**
+     * One source's figures.
+     *
+     * @param source {@code many tables} or {@code one table}
+     * @param tables the tables the source reads
+     * @param batch the per-batch figures, as the overhead part measures them
+     * @param peakThreads the most threads the benchmark's JVM ran during the query
+     * @param liveHeapMb the JVM's heap after a full GC in the middle of the query
+     */
+    record Figures(
+            String source,
+            int tables,
+            BatchOverhead.Figures batch,
+            int peakThreads,
+            long liveHeapMb) {}
+
+    void run() throws Exception {
+        int tables = bench.settings().tables();
+        int partitions = bench.settings().tablePartitions();
+        int batches = bench.settings().overheadBatches();
+        int rowsPerChannel = Math.max(4, batches);
+        int channels = tables * partitions;
+        SparkDrain drain = new SparkDrain(bench.spark(), bench.emulator());
+        BatchOverhead overhead = new BatchOverhead(bench.spark(), drain, counters);
+        say(
+                "%nMany tables in one Spark query: %d tables of %d partitions against one table of"
+                        + " %d (medians over batches with data; ms):",
+                tables, partitions, channels);
+
+        String prefix = "many" + tables + "x" + partitions + "_";
+        long start = System.nanoTime();
+        for (int t = 0; t < tables; t++) {
+            BenchTable table = bench.table(prefix + t);
+            table.create(partitions, (long) partitions * rowsPerChannel);
+            table.createStreamTunnel(TUNNEL);
+            table.write(partitions * rowsPerChannel);
+        }
+        BenchTable one = bench.table("one" + channels);
+        one.create(channels, (long) channels * rowsPerChannel);
+        one.createStreamTunnel(TUNNEL);
+        one.write(channels * rowsPerChannel);
+        say("  wrote %d rows into each source in %.1f s", channels * rowsPerChannel, since(start));
+
+        List<Figures> figures = new ArrayList<>();
+        figures.add(
+                measure(
+                        "many tables",
+                        tables,
+                        Map.of("table.pattern", prefix + "[0-9]+"),
+                        overhead,
+                        channels,
+                        rowsPerChannel,
+                        batches));
+        figures.add(
+                measure(
+                        "one table",
+                        1,
+                        Map.of("table.name", one.name()),
+                        overhead,
+                        channels,
+                        rowsPerChannel,
+                        batches));
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("tables", tables);
+        json.put("tablePartitions", partitions);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Figures f : figures) {
+            Map<String, Object> row = ThroughputBenchmark.record(f);
+            row.put("batch", ThroughputBenchmark.record(f.batch()));
+            rows.add(row);
+        }
+        json.put("sources", rows);
+        bench.report("tables", json);
+    }
+
+    private Figures measure(
+            String source,
+            int tables,
+            Map<String, String> selection,
+            BatchOverhead overhead,
+            int channels,
+            int rowsPerChannel,
+            int batches)
+            throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        threads.resetPeakThreadCount();
+        AtomicLong liveHeap = new AtomicLong();
+        StreamingQueryListener midway = midwayHeap(batches / 2, liveHeap);
+        bench.spark().streams().addListener(midway);
+        long start = System.nanoTime();
+        BatchOverhead.Figures batch;
+        try {
+            batch = overhead.measure(selection, TUNNEL, channels, rowsPerChannel, batches);
+        } finally {
+            bench.spark().streams().removeListener(midway);
+        }
+        Figures f =
+                new Figures(
+                        source,
+                        tables,
+                        batch,
+                        threads.getPeakThreadCount(),
+                        liveHeap.get() / (1024 * 1024));
+        say(
+                "  %-11s %4d channels, %d batches: driver outside tasks %d ms (first batch %d ms)"
+                        + " [%s]; per batch %.1f meta rows written, %.0f tunnel requests; peak"
+                        + " threads %d, live heap %d MB  (%.0f s)",
+                source,
+                channels,
+                batch.batches(),
+                batch.driverMs(),
+                batch.firstBatchDriverMs(),
+                BatchOverhead.format(batch.medianMs()),
+                batch.metaRowsPerBatch(),
+                batch.tunnelRequestsPerBatch(),
+                f.peakThreads(),
+                f.liveHeapMb(),
+                since(start));
+        return f;
+    }
+
+    /** At the {@code batch}th progress event, a full GC and the heap it leaves. */
+    private static StreamingQueryListener midwayHeap(int batch, AtomicLong liveHeap) {
+        return new StreamingQueryListener() {
+            private int seen;
+
+            @Override
+            public void onQueryStarted(QueryStartedEvent event) {}
+
+            @Override
+            public void onQueryProgress(QueryProgressEvent event) {
+                if (event.progress().numInputRows() > 0 && ++seen == Math.max(1, batch)) {
+                    System.gc();
+                    liveHeap.set(
+                            ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+                }
+            }
+
+            @Override
+            public void onQueryTerminated(QueryTerminatedEvent event) {}
+        };
+    }
+
+    private static double since(long start) {
+        return (System.nanoTime() - start) / 1e9;
+    }
+}
