@@ -5,7 +5,10 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 
-/** Builds a {@link ChannelPartitionReader} per channel group partition, on the executor. */
+/**
+ * Builds a {@link ChannelPartitionReader} per channel group partition, and a {@link
+ * TableGroupsReader} per partition of several tables' groups, on the executor.
+ */
 final class ChannelReaderFactory implements PartitionReaderFactory {
 
     private static final long serialVersionUID = 1L;
@@ -20,6 +23,9 @@ final class ChannelReaderFactory implements PartitionReaderFactory {
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        if (partition instanceof TableGroupsPartition groups) {
+            return new TableGroupsReader(options, schema, groups);
+        }
         return ChannelPartitionReader.open(options, schema, (ChannelGroupPartition) partition);
     }
 }

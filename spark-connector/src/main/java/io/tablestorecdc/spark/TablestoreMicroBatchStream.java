@@ -613,11 +613,15 @@ final class TablestoreMicroBatchStream
         int perPartition =
                 ChannelGroupPartition.channelsPerPartition(
                         channels, options.maxChannelsPerPartition(), defaultParallelism());
-        List<InputPartition> partitions = new ArrayList<>();
+        List<ChannelGroupPartition> groups = new ArrayList<>();
         byTable.forEach(
                 (table, parts) ->
-                        partitions.addAll(ChannelGroupPartition.group(table, parts, perPartition)));
-        return partitions.toArray(new InputPartition[0]);
+                        groups.addAll(ChannelGroupPartition.group(table, parts, perPartition)));
+        if (single) {
+            return groups.toArray(new InputPartition[0]);
+        }
+        // Small groups of several tables share a task, up to the same number of channels.
+        return TableGroupsPartition.pack(groups, perPartition).toArray(new InputPartition[0]);
     }
 
     /** The Spark context's default parallelism, or 1 when no session is active here. */

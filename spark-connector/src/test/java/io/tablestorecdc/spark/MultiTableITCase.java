@@ -74,8 +74,17 @@ class MultiTableITCase {
         return bed.reader(tables, "multi").schema(ATTRIBUTES).load();
     }
 
+    /** A list whose tables' channels one task reads together (a {@link TableGroupsPartition}). */
+    private static Dataset<Row> listedInOneTask(String tables) {
+        return bed.reader(tables, "multi")
+                .option("max.channels.per.partition", "8")
+                .schema(ATTRIBUTES)
+                .load();
+    }
+
     @Test
-    void aListOfTablesDeliversEachChangeOnceWithItsTableAcrossARestart() throws Exception {
+    void aListOfTablesReadInOneTaskDeliversEachChangeOnceWithItsTableAcrossARestart()
+            throws Exception {
         String a = bed.newTable();
         String b = bed.newTable();
         bed.put(a, "a1", 1, "x");
@@ -84,7 +93,7 @@ class MultiTableITCase {
         Path checkpoint = CdcTestBed.checkpointDir();
         BatchSink sink = new BatchSink();
 
-        StreamingQuery first = bed.start(listed(a + "," + b), checkpoint, sink);
+        StreamingQuery first = bed.start(listedInOneTask(a + "," + b), checkpoint, sink);
         try {
             await(first, "3 changes", TIMEOUT, () -> sink.count() >= 3);
         } finally {
@@ -92,7 +101,7 @@ class MultiTableITCase {
         }
         bed.put(b, "b2", 4, "w");
         bed.delete(a, "a1");
-        StreamingQuery second = bed.start(listed(b + "," + a), checkpoint, sink);
+        StreamingQuery second = bed.start(listedInOneTask(b + "," + a), checkpoint, sink);
         try {
             await(second, "5 changes", TIMEOUT, () -> sink.count() >= 5);
             bed.awaitTriggers(second, 3, TIMEOUT);

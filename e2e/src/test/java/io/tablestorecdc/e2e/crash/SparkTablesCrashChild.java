@@ -57,6 +57,8 @@ public final class SparkTablesCrashChild {
                         .option("tunnel.start", "earliest")
                         .option("max.rows.per.trigger", "40")
                         .option("channel.read.budget", "1s")
+                        // several tables' channels in one task, as a query of many tables has
+                        .option("max.channels.per.partition", "3")
                         .schema(new StructType().add("n", DataTypes.LongType))
                         .load()
                         .writeStream()
