@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
@@ -177,6 +178,66 @@ class MultiTableITCase {
                         c + " c1 PUT qty=5",
                         a + " a2 PUT qty=3",
                         c + " c2 PUT qty=6");
+    }
+
+    @Test
+    void aTableDroppedWhileTheQueryRunsEndsWithAMetricAndTheOthersGoOn() throws Exception {
+        String prefix = prefix();
+        String a = bed.newTable(prefix);
+        String b = bed.newTable(prefix);
+        bed.put(a, "a1", 1, "x");
+        bed.put(b, "b1", 2, "y");
+        BatchSink sink = new BatchSink();
+
+        StreamingQuery query = bed.start(pattern(prefix), CdcTestBed.checkpointDir(), sink);
+        try {
+            await(query, "2 changes", TIMEOUT, () -> sink.count() >= 2);
+            bed.sync.deleteTable(new DeleteTableRequest(b));
+            bed.put(a, "a2", 3, "z");
+            await(
+                    query,
+                    "the dropped table counted and the other table's change",
+                    TIMEOUT,
+                    () ->
+                            sink.count() >= 3
+                                    && query.lastProgress() != null
+                                    && "1"
+                                            .equals(
+                                                    query.lastProgress()
+                                                            .sources()[0]
+                                                            .metrics()
+                                                            .get("tablesDropped")));
+            bed.put(a, "a3", 4, "w");
+            await(query, "a change after the drop", TIMEOUT, () -> sink.count() >= 4);
+            assertThat(query.lastProgress().sources()[0].metrics()).containsEntry("tables", "1");
+        } finally {
+            query.stop();
+        }
+
+        assertThat(described(sink))
+                .containsExactlyInAnyOrder(
+                        a + " a1 PUT qty=1",
+                        b + " b1 PUT qty=2",
+                        a + " a2 PUT qty=3",
+                        a + " a3 PUT qty=4");
+    }
+
+    private static Dataset<Row> pattern(String prefix) {
+        return bed.spark
+                .readStream()
+                .format("tablestore-cdc")
+                .option("endpoint", bed.emulator.endpoint())
+                .option("instance.name", bed.emulator.instanceName())
+                .option("access.key.id", bed.emulator.accessKeyId())
+                .option("access.key.secret", CdcTestBed.SECRET)
+                .option("table.pattern", prefix + "[0-9]+")
+                .option("table.discovery.interval", "1s")
+                .option("tunnel.name", "multi")
+                .option("tunnel.create", "stream")
+                .option("tunnel.start", "earliest")
+                .option("channel.read.budget", "2s")
+                .schema(ATTRIBUTES)
+                .load();
     }
 
     @Test
