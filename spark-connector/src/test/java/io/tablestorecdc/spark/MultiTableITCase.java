@@ -241,6 +241,43 @@ class MultiTableITCase {
     }
 
     @Test
+    void aQueryOfOneOfTheTablesTakesItsTunnelOverWhereTheQueryOfSeveralStopped() throws Exception {
+        String a = bed.newTable();
+        String b = bed.newTable();
+        bed.put(a, "a1", 1, "x");
+        bed.put(b, "b1", 2, "y");
+        BatchSink several = new BatchSink();
+        StreamingQuery first = bed.start(listed(a + "," + b), CdcTestBed.checkpointDir(), several);
+        try {
+            await(first, "2 changes", TIMEOUT, () -> several.count() >= 2);
+        } finally {
+            first.stop();
+        }
+        bed.put(b, "b2", 3, "z");
+        bed.put(a, "a2", 4, "w");
+
+        BatchSink one = new BatchSink();
+        StreamingQuery second = bed.start(listed(b), CdcTestBed.checkpointDir(), one);
+        try {
+            await(
+                    second,
+                    "the change after the stop",
+                    TIMEOUT,
+                    () -> one.count() >= 1 && described(one).contains(b + " b2 PUT qty=3"));
+            bed.awaitTriggers(second, 3, TIMEOUT);
+        } finally {
+            second.stop();
+        }
+
+        // A fresh consumer starts at the server's checkpoints: nothing lost, and only the stopped
+        // query's last batch may be read again.
+        assertThat(described(one))
+                .contains(b + " b2 PUT qty=3")
+                .doesNotHaveDuplicates()
+                .isSubsetOf(b + " b1 PUT qty=2", b + " b2 PUT qty=3");
+    }
+
+    @Test
     void aTableOfAnotherPrimaryKeyIsRefusedNamingBothKeys() {
         String a = bed.newTable();
         String odd = "mt_odd_" + UUID.randomUUID().toString().substring(0, 8);
