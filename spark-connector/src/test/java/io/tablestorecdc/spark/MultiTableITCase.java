@@ -278,6 +278,31 @@ class MultiTableITCase {
     }
 
     @Test
+    void aTableAnotherQueryReadsFailsTheQueryOfSeveralBeforeItDeliversAnything() throws Exception {
+        String a = bed.newTable();
+        String b = bed.newTable();
+        bed.put(a, "a1", 1, "x");
+        bed.put(b, "b1", 2, "y");
+        BatchSink one = new BatchSink();
+        StreamingQuery first = bed.start(listed(b), CdcTestBed.checkpointDir(), one);
+        try {
+            await(first, "b's change", TIMEOUT, () -> one.count() >= 1);
+            BatchSink several = new BatchSink();
+            StreamingQuery second =
+                    bed.start(listed(a + "," + b), CdcTestBed.checkpointDir(), several);
+            Await.until("the query of several to fail", TIMEOUT, () -> !second.isActive());
+
+            assertThat(second.exception().get())
+                    .hasStackTraceContaining("is owned by consumer")
+                    .hasStackTraceContaining(
+                            "bin/tablestore-cdc lease release --table " + b + " --tunnel multi");
+            assertThat(several.count()).as("rows delivered by the refused query").isZero();
+        } finally {
+            first.stop();
+        }
+    }
+
+    @Test
     void aTableOfAnotherPrimaryKeyIsRefusedNamingBothKeys() {
         String a = bed.newTable();
         String odd = "mt_odd_" + UUID.randomUUID().toString().substring(0, 8);

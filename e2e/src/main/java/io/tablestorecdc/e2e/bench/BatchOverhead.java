@@ -62,7 +62,8 @@ final class BatchOverhead {
             double tunnelRequestsPerBatch,
             double readRecordsPerBatch,
             double metaRowsPerBatch,
-            long metaRowsAlive) {}
+            long metaRowsAlive,
+            Map<String, Double> requestsPerBatchByAction) {}
 
     /** What the emulator had counted when one progress event arrived. */
     private record Mark(long batchId, long rows, RequestCounts requests, long metaWritten) {}
@@ -117,7 +118,8 @@ final class BatchOverhead {
                 median(deltas, m -> m.requests().tunnel()),
                 median(deltas, m -> m.requests().get("tunnel/readrecords")),
                 median(deltas, Mark::metaWritten),
-                counters.metaLiveRows() - aliveBefore);
+                counters.metaLiveRows() - aliveBefore,
+                byAction(deltas));
     }
 
     private Mark mark(long batchId, long rows) {
@@ -167,6 +169,21 @@ final class BatchOverhead {
     /** The batches after the first, when there are any (the first holds query start-up). */
     private static <T> List<T> afterFirst(List<T> batches) {
         return batches.size() > 1 ? batches.subList(1, batches.size()) : batches;
+    }
+
+    /** The median requests per batch of each action the batches made (meta table and tunnel). */
+    private static Map<String, Double> byAction(List<Mark> deltas) {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        if (deltas.isEmpty()) {
+            return medians;
+        }
+        for (String action : deltas.get(0).requests().byAction().keySet()) {
+            double median = median(deltas, m -> m.requests().get(action));
+            if (median > 0) {
+                medians.put(action, median);
+            }
+        }
+        return medians;
     }
 
     private static double median(List<Mark> deltas, java.util.function.ToLongFunction<Mark> f) {

@@ -136,7 +136,7 @@ final class TablesPart {
         say(
                 "  %-11s %4d channels, %d batches: driver outside tasks %d ms (first batch %d ms)"
                         + " [%s]; per batch %.1f meta rows written, %.0f tunnel requests; peak"
-                        + " threads %d, live heap %d MB  (%.0f s)",
+                        + " threads %d, live heap %d MB  (%.0f s)%n    requests per batch: %s",
                 source,
                 channels,
                 batch.batches(),
@@ -147,7 +147,8 @@ final class TablesPart {
                 batch.tunnelRequestsPerBatch(),
                 f.peakThreads(),
                 f.liveHeapMb(),
-                since(start));
+                since(start),
+                batch.requestsPerBatchByAction());
         return f;
     }
 
