@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -142,28 +143,18 @@ final class TablestoreMicroBatchStream
             tables.put(table, open(options.forTable(table)));
             return;
         }
-        Map<String, CompletableFuture<TableStream>> opening = new LinkedHashMap<>();
-        for (String table : selected) {
-            boolean joins = !atFirstStart.isEmpty() && !atFirstStart.contains(table);
-            TablestoreSourceOptions of =
-                    joins ? options.forNewTable(table) : options.forTable(table);
-            opening.put(table, CompletableFuture.supplyAsync(() -> open(of), planning));
-        }
-        RuntimeException failure = null;
-        for (Map.Entry<String, CompletableFuture<TableStream>> e : opening.entrySet()) {
-            try {
-                tables.put(e.getKey(), e.getValue().join());
-            } catch (CompletionException ce) {
-                RuntimeException cause = ce.getCause() instanceof RuntimeException r ? r : ce;
-                if (failure == null) {
-                    failure = cause;
-                } else {
-                    failure.addSuppressed(cause);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
+        Map<String, TableStream> opened = new LinkedHashMap<>();
+        try {
+            inParallel(
+                    selected,
+                    table ->
+                            open(
+                                    !atFirstStart.isEmpty() && !atFirstStart.contains(table)
+                                            ? options.forNewTable(table)
+                                            : options.forTable(table)),
+                    opened);
+        } finally {
+            tables.putAll(opened); // those opened are closed with the others on a failure
         }
     }
 
@@ -388,20 +379,28 @@ final class TablestoreMicroBatchStream
     }
 
     /**
-     * {@code work} of each table on the planning threads; every table's result (null for a table
-     * that is gone), or the first failure with the others suppressed.
+     * {@code work} of each table on the planning threads; see {@link #inParallel(List, Function,
+     * Map)}.
      */
     private <T> Map<TableStream, T> inParallel(
-            List<TableStream> tables, java.util.function.Function<TableStream, T> work) {
-        Map<TableStream, CompletableFuture<T>> pending = new LinkedHashMap<>();
-        for (TableStream table : tables) {
-            pending.put(table, CompletableFuture.supplyAsync(() -> work.apply(table), planning));
+            List<TableStream> tables, Function<TableStream, T> work) {
+        return inParallel(tables, work, new LinkedHashMap<>());
+    }
+
+    /**
+     * {@code work} of each key on the planning threads, each result (null for a table that is gone)
+     * put {@code into} the map given; then the first failure is thrown, the others suppressed, once
+     * every key's work has ended.
+     */
+    private <K, T> Map<K, T> inParallel(List<K> keys, Function<K, T> work, Map<K, T> into) {
+        Map<K, CompletableFuture<T>> pending = new LinkedHashMap<>();
+        for (K key : keys) {
+            pending.put(key, CompletableFuture.supplyAsync(() -> work.apply(key), planning));
         }
-        Map<TableStream, T> results = new LinkedHashMap<>();
         RuntimeException failure = null;
-        for (Map.Entry<TableStream, CompletableFuture<T>> e : pending.entrySet()) {
+        for (Map.Entry<K, CompletableFuture<T>> e : pending.entrySet()) {
             try {
-                results.put(e.getKey(), e.getValue().join());
+                into.put(e.getKey(), e.getValue().join());
             } catch (CompletionException ce) {
                 RuntimeException cause = ce.getCause() instanceof RuntimeException r ? r : ce;
                 if (failure == null) {
@@ -414,7 +413,7 @@ final class TablestoreMicroBatchStream
         if (failure != null) {
             throw failure;
         }
-        return results;
+        return into;
     }
 
     /** The table's candidate, or null when its tunnel failed because the table is gone. */

@@ -136,22 +136,7 @@ class MultiTableITCase {
         bed.put(a, "a1", 1, "x");
         bed.put(b, "b1", 2, "y");
         bed.put(other, "o1", 9, "never");
-        Dataset<Row> df =
-                bed.spark
-                        .readStream()
-                        .format("tablestore-cdc")
-                        .option("endpoint", bed.emulator.endpoint())
-                        .option("instance.name", bed.emulator.instanceName())
-                        .option("access.key.id", bed.emulator.accessKeyId())
-                        .option("access.key.secret", CdcTestBed.SECRET)
-                        .option("table.pattern", prefix + "[0-9]+")
-                        .option("table.discovery.interval", "1s")
-                        .option("tunnel.name", "multi")
-                        .option("tunnel.create", "stream")
-                        .option("tunnel.start", "earliest")
-                        .option("channel.read.budget", "2s")
-                        .schema(ATTRIBUTES)
-                        .load();
+        Dataset<Row> df = pattern(prefix);
         BatchSink sink = new BatchSink();
 
         StreamingQuery query = bed.start(df, CdcTestBed.checkpointDir(), sink);

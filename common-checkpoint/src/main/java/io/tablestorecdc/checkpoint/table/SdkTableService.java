@@ -51,14 +51,16 @@ public final class SdkTableService implements TableService {
         if (tableName == null || tableName.isBlank()) {
             throw new IllegalArgumentException("Set the table name ('table.name')");
         }
-        SyncClient client =
-                new SyncClient(
-                        endpoint.endpoint(),
-                        SdkCredentials.open(endpoint.credentials()),
-                        endpoint.instanceName(),
-                        new ClientConfiguration(),
-                        null);
-        return new SdkTableService(client, tableName);
+        return new SdkTableService(client(endpoint), tableName);
+    }
+
+    private static SyncClient client(TablestoreEndpoint endpoint) {
+        return new SyncClient(
+                endpoint.endpoint(),
+                SdkCredentials.open(endpoint.credentials()),
+                endpoint.instanceName(),
+                new ClientConfiguration(),
+                null);
     }
 
     /**
@@ -68,13 +70,7 @@ public final class SdkTableService implements TableService {
      *     and the fix
      */
     public static List<String> listTables(TablestoreEndpoint endpoint) {
-        SyncClient client =
-                new SyncClient(
-                        endpoint.endpoint(),
-                        SdkCredentials.open(endpoint.credentials()),
-                        endpoint.instanceName(),
-                        new ClientConfiguration(),
-                        null);
+        SyncClient client = client(endpoint);
         try {
             List<String> names = new ArrayList<>(client.listTable().getTableNames());
             names.sort(null);
