@@ -2,6 +2,7 @@ package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
+import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.util.ArrayList;
@@ -27,6 +28,12 @@ final class TableStream implements AutoCloseable {
     private final BatchPlanner planner;
     private final ServerProgress progress;
     private final BackgroundPurge purge;
+
+    /** The committed batch whose records were counted last, and the counts. */
+    private BatchToken counted;
+
+    private long recordsRead;
+    private long recordsInLastBatch;
 
     private TableStream(TablestoreSourceOptions options, SourceConnection connection) {
         this.options = options;
@@ -81,7 +88,27 @@ final class TableStream implements AutoCloseable {
     Optional<BatchPlanner.Candidate> candidate(
             TablestoreOffset start, ReadLimit limit, OptionalLong cutoffMicros) {
         pushCommitted(start);
+        count(start);
         return planner.candidate(start, limit, cutoffMicros);
+    }
+
+    /**
+     * Counts the records the committed batch ending at {@code committed} read from this table,
+     * once: the end entries its readers recorded ({@code batchRecords}; skipped and ignored records
+     * included), from the snapshot the planning reads anyway.
+     */
+    private synchronized void count(TablestoreOffset committed) {
+        if (committed.batch() == 0 || committed.token().equals(counted)) {
+            return;
+        }
+        BatchSnapshot snapshot = planner.snapshot(committed.token());
+        long records = 0;
+        for (String channelId : committed.read().keySet()) {
+            records += snapshot.channel(channelId).map(ChannelCheckpoint::batchRecords).orElse(0L);
+        }
+        recordsRead += records;
+        recordsInLastBatch = records;
+        counted = committed.token();
     }
 
     /** Plans {@code candidate} of this table with {@code caps}. */
@@ -141,9 +168,19 @@ final class TableStream implements AutoCloseable {
         return planner.status();
     }
 
-    /** Channels open / waiting / finished and the commit-time lag, from the last planning. */
-    Map<String, String> metrics() {
+    /**
+     * Channels open / waiting / finished and the commit-time lag, from the last planning; with
+     * {@code records}, the records read from this table since the query started and in its last
+     * committed batch.
+     */
+    Map<String, String> metrics(boolean records) {
         Map<String, String> metrics = new TreeMap<>(planner.status().asMetrics());
+        if (records) {
+            synchronized (this) {
+                metrics.put("recordsRead", String.valueOf(recordsRead));
+                metrics.put("recordsInLastBatch", String.valueOf(recordsInLastBatch));
+            }
+        }
         metrics.put(
                 "channelsSkippedOnServerAhead",
                 String.valueOf(connection.channelsSkippedOnServerAhead()));

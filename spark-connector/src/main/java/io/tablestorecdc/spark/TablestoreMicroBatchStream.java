@@ -550,7 +550,7 @@ final class TablestoreMicroBatchStream
             return Map.of();
         }
         if (single) {
-            return tables.values().iterator().next().metrics();
+            return tables.values().iterator().next().metrics(false);
         }
         Map<String, String> metrics = new TreeMap<>();
         long[] totals = new long[7];
@@ -563,7 +563,7 @@ final class TablestoreMicroBatchStream
             totals[4] = Math.max(totals[4], status.maxLagMillis());
             totals[5] += status.sumLagMillis();
             totals[6] += table.channelsSkippedOnServerAhead();
-            table.metrics().forEach((k, v) -> metrics.put(table.table() + "." + k, v));
+            table.metrics(true).forEach((k, v) -> metrics.put(table.table() + "." + k, v));
         }
         metrics.put("channelsOpen", String.valueOf(totals[0]));
         metrics.put("channelsWaiting", String.valueOf(totals[1]));

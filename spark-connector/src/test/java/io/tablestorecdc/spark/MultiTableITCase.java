@@ -109,6 +109,9 @@ class MultiTableITCase {
             Map<String, String> metrics = second.lastProgress().sources()[0].metrics();
             assertThat(metrics).containsEntry("tables", "2").containsEntry("tablesDropped", "0");
             assertThat(metrics).containsKeys(a + ".maxLagMillis", b + ".channelsOpen");
+            // The second run read a's delete and b's put (a batch the stop cut off runs again).
+            assertThat(Long.parseLong(metrics.get(a + ".recordsRead"))).isPositive();
+            assertThat(Long.parseLong(metrics.get(b + ".recordsRead"))).isPositive();
         } finally {
             second.stop();
         }
@@ -150,7 +153,12 @@ class MultiTableITCase {
             bed.put(c, "c2", 6, "u");
             await(query, "5 changes", TIMEOUT, () -> sink.count() >= 5);
             bed.awaitTriggers(query, 3, TIMEOUT);
-            assertThat(query.lastProgress().sources()[0].metrics()).containsEntry("tables", "3");
+            assertThat(query.lastProgress().sources()[0].metrics())
+                    .containsEntry("tables", "3")
+                    .as("each table's records, counted once")
+                    .containsEntry(a + ".recordsRead", "2")
+                    .containsEntry(b + ".recordsRead", "1")
+                    .containsEntry(c + ".recordsRead", "2");
         } finally {
             query.stop();
         }
