@@ -17,6 +17,8 @@ final class QuickStart {
     static final String END = "// [END quick start]";
     static final String TABLES_START = "// [START many tables]";
     static final String TABLES_END = "// [END many tables]";
+    static final String ROUTE_START = "// [START each table apart]";
+    static final String ROUTE_END = "// [END each table apart]";
 
     private QuickStart() {}
 
@@ -84,5 +86,28 @@ final class QuickStart {
                         .load();
         // [END many tables]
         return changes;
+    }
+
+    /**
+     * The example of docs/spark.md, "Many tables in one query": each batch's changes, a directory
+     * per table.
+     */
+    static StreamingQuery eachTableApart(
+            Dataset<Row> changes, String checkpointLocation, String outputPath)
+            throws TimeoutException {
+        // [START each table apart]
+        StreamingQuery query =
+                changes.writeStream()
+                        .option("checkpointLocation", checkpointLocation)
+                        .foreachBatch(
+                                (VoidFunction2<Dataset<Row>, Long>)
+                                        (batch, batchId) ->
+                                                batch.write()
+                                                        .mode("overwrite") // a replay overwrites
+                                                        .partitionBy("_table") // one dir per table
+                                                        .parquet(outputPath + "/batch=" + batchId))
+                        .start();
+        // [END each table apart]
+        return query;
     }
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
@@ -149,6 +150,71 @@ class QuickStartDocITCase {
                     .as(page.toString())
                     .isEqualTo(snippet(QuickStart.TABLES_START, QuickStart.TABLES_END));
         }
+    }
+
+    @Test
+    void theExampleThatWritesEachTableApartIsOnThePageAndWritesADirectoryPerTable(@TempDir Path dir)
+            throws Exception {
+        String page = Files.readString(PAGE, StandardCharsets.UTF_8);
+        int open =
+                page.indexOf("```java\n", page.indexOf("To write each table apart"))
+                        + "```java\n".length();
+        assertThat(page.substring(open, page.indexOf("```\n", open)))
+                .isEqualTo(snippet(QuickStart.ROUTE_START, QuickStart.ROUTE_END));
+
+        for (String table : List.of("sales_2023", "sales_2024")) {
+            TableMeta meta = new TableMeta(table);
+            meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+            bed.sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        }
+        bed.put("sales_2023", "o1", 1, "one");
+        bed.put("sales_2024", "o2", 2, "two");
+        bed.put("sales_2024", "o3", 3, "three");
+        Dataset<Row> changes =
+                bed.spark
+                        .readStream()
+                        .format("tablestore-cdc")
+                        .option("endpoint", bed.emulator.endpoint())
+                        .option("instance.name", bed.emulator.instanceName())
+                        .option("access.key.id", bed.emulator.accessKeyId())
+                        .option("access.key.secret", CdcTestBed.SECRET)
+                        .option("table.name", "sales_2023,sales_2024")
+                        .option("tunnel.name", "apart")
+                        .option("tunnel.create", "stream")
+                        .option("tunnel.start", "earliest")
+                        .schema("qty BIGINT, name STRING")
+                        .load();
+        String out = dir.resolve("changes").toString();
+
+        StreamingQuery query =
+                QuickStart.eachTableApart(changes, dir.resolve("checkpoint").toString(), out);
+        try {
+            CdcTestBed.await(
+                    query,
+                    "3 rows",
+                    Duration.ofSeconds(60),
+                    () -> query.lastProgress() != null && rowsWritten(query) >= 3);
+        } finally {
+            query.stop();
+        }
+
+        assertThat(
+                        bed.spark.read().parquet(out + "/batch=*/_table=*").collectAsList().stream()
+                                .map(r -> r.getAs("name").toString())
+                                .sorted())
+                .containsExactly("one", "three", "two");
+        try (var tables = Files.find(Path.of(out), 2, (p, a) -> a.isDirectory())) {
+            assertThat(tables.map(p -> p.getFileName().toString()))
+                    .contains("_table=sales_2023", "_table=sales_2024");
+        }
+    }
+
+    private static long rowsWritten(StreamingQuery query) {
+        long rows = 0;
+        for (StreamingQueryProgress progress : query.recentProgress()) {
+            rows += progress.numInputRows();
+        }
+        return rows;
     }
 
     @Test
