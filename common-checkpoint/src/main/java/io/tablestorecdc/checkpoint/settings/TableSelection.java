@@ -29,6 +29,9 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class TableSelection implements Serializable {
 
+    /** Characters of regular expressions that no table name holds. */
+    private static final String REGEX_ONLY = "*?+[](){}|^$\\";
+
     private static final long serialVersionUID = 1L;
 
     /** Option {@code table.discovery.interval} when not set. */
@@ -144,6 +147,23 @@ public final class TableSelection implements Serializable {
                                 text,
                                 "it holds an empty table name; separate table names with single"
                                         + " commas, for example orders,users"));
+                return List.of();
+            }
+            if (name.chars().anyMatch(c -> REGEX_ONLY.indexOf(c) >= 0)) {
+                values.problem(
+                        OptionValues.invalidValue(
+                                TABLE_NAME.key(),
+                                text,
+                                "'"
+                                        + name
+                                        + "' is not a table name (a table name holds letters,"
+                                        + " digits and underscores); to read every table whose"
+                                        + " name matches a regular expression, set "
+                                        + TABLE_PATTERN.key()
+                                        + " = '"
+                                        + name
+                                        + "' instead of "
+                                        + TABLE_NAME.key()));
                 return List.of();
             }
             if (!names.add(name)) {

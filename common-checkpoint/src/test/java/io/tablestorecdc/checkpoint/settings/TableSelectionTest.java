@@ -183,6 +183,18 @@ class TableSelectionTest {
     }
 
     @Test
+    void aPatternGivenAsTableNameIsPointedToTablePattern() {
+        assertThatThrownBy(() -> SourceSettingsTest.parse(withTables("table.name", "orders_.*")))
+                .hasMessageContaining(
+                        "'orders_.*' is not a table name (a table name holds letters, digits and"
+                                + " underscores); to read every table whose name matches a"
+                                + " regular expression, set table.pattern = 'orders_.*' instead"
+                                + " of table.name");
+        assertThat(SourceSettingsTest.parse(withTables("table.name", "orders_2025")).tableName())
+                .isEqualTo("orders_2025");
+    }
+
+    @Test
     void theMetaTableCannotBeListed() {
         TableSelection selection =
                 SourceSettingsTest.parse(withTables("table.name", "orders," + META)).selection();
