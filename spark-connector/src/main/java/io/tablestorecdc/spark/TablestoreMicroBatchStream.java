@@ -1,6 +1,7 @@
 package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.time.Duration;
@@ -492,7 +493,7 @@ final class TablestoreMicroBatchStream
             LOG.warn(
                     "Could not list the tables of instance {}, trying again in {}: {}",
                     options.instanceName(),
-                    discoveryInterval(),
+                    TableSelection.text(discoveryInterval()),
                     e.getMessage());
             return;
         }
@@ -524,7 +525,7 @@ final class TablestoreMicroBatchStream
                         "Table {} matches {} but cannot be read yet, trying again in {}: {}",
                         table,
                         options.tablesLabel(),
-                        discoveryInterval(),
+                        TableSelection.text(discoveryInterval()),
                         e.getMessage());
             }
         }

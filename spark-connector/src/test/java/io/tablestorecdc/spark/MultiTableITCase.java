@@ -9,6 +9,7 @@ import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
 import io.tablestorecdc.emulator.testkit.Await;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.nio.file.Files;
@@ -213,6 +214,45 @@ class MultiTableITCase {
                         b + " b1 PUT qty=2",
                         a + " a2 PUT qty=3",
                         a + " a3 PUT qty=4");
+    }
+
+    @Test
+    void aNewTableWithoutTheTunnelIsTriedAgainUntilTheTunnelExists() throws Exception {
+        String prefix = prefix();
+        String a = bed.newTable(prefix);
+        bed.createTunnel(a, "multi", TunnelType.Stream);
+        bed.put(a, "a1", 1, "x");
+        BatchSink sink = new BatchSink();
+        Dataset<Row> df =
+                bed.spark
+                        .readStream()
+                        .format("tablestore-cdc")
+                        .option("endpoint", bed.emulator.endpoint())
+                        .option("instance.name", bed.emulator.instanceName())
+                        .option("access.key.id", bed.emulator.accessKeyId())
+                        .option("access.key.secret", CdcTestBed.SECRET)
+                        .option("table.pattern", prefix + "[0-9]+")
+                        .option("table.discovery.interval", "1s")
+                        .option("tunnel.name", "multi") // tunnel.create = none: it must exist
+                        .schema(ATTRIBUTES)
+                        .load();
+
+        StreamingQuery query = bed.start(df, CdcTestBed.checkpointDir(), sink);
+        String b;
+        try {
+            await(query, "a's change", TIMEOUT, () -> sink.count() >= 1);
+            b = bed.newTable(prefix);
+            // Listed at least twice without its tunnel: the query goes on, the table waits.
+            bed.awaitTriggers(query, 15, TIMEOUT);
+            assertThat(query.lastProgress().sources()[0].metrics()).containsEntry("tables", "1");
+            bed.createTunnel(b, "multi", TunnelType.Stream);
+            bed.put(b, "b1", 2, "y");
+            await(query, "b's change once its tunnel exists", TIMEOUT, () -> sink.count() >= 2);
+        } finally {
+            query.stop();
+        }
+
+        assertThat(described(sink)).containsExactly(a + " a1 PUT qty=1", b + " b1 PUT qty=2");
     }
 
     private static Dataset<Row> pattern(String prefix) {

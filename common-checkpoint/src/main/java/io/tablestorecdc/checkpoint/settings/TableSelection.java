@@ -327,7 +327,13 @@ public final class TableSelection implements Serializable {
                 + ", "
                 + TABLE_DISCOVERY_INTERVAL.key()
                 + "="
-                + discoveryInterval;
+                + text(discoveryInterval);
+    }
+
+    /** A duration as the options spell it: {@code 90s}, {@code 500ms}. */
+    public static String text(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 
     @Override
