@@ -40,6 +40,17 @@ record ChannelStatus(
                 merge.readable().size(), merge.held().size(), finished, toRead.size(), max, sum);
     }
 
+    /** The channels of two tables together: counts and summed lag added, the largest lag kept. */
+    ChannelStatus plus(ChannelStatus other) {
+        return new ChannelStatus(
+                open + other.open,
+                waiting + other.waiting,
+                finished + other.finished,
+                withData + other.withData,
+                Math.max(maxLagMillis, other.maxLagMillis),
+                sumLagMillis + other.sumLagMillis);
+    }
+
     Map<String, String> asMetrics() {
         Map<String, String> m = new TreeMap<>();
         m.put("channelsOpen", String.valueOf(open));

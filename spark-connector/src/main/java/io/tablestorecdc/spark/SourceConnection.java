@@ -46,7 +46,6 @@ final class SourceConnection implements AutoCloseable {
     private final TablestoreSourceOptions options;
     private final String consumerId;
     private final DriverResources shared;
-    private final boolean ownsShared;
     private final Object tickLock = new Object();
     private ScheduledFuture<?> ticks;
     private boolean closed;
@@ -54,23 +53,10 @@ final class SourceConnection implements AutoCloseable {
     private ChannelListCache listing;
 
     private SourceConnection(
-            TablestoreSourceOptions options,
-            String consumerId,
-            DriverResources shared,
-            boolean ownsShared) {
+            TablestoreSourceOptions options, String consumerId, DriverResources shared) {
         this.options = options;
         this.consumerId = consumerId;
         this.shared = shared;
-        this.ownsShared = ownsShared;
-    }
-
-    /**
-     * Opens the consumer of {@code options}' one table with clients and threads of its own, closed
-     * with it.
-     */
-    static SourceConnection open(TablestoreSourceOptions options, String consumerId) {
-        DriverResources own = DriverResources.open(options);
-        return open(options, consumerId, own, true);
     }
 
     /**
@@ -79,15 +65,7 @@ final class SourceConnection implements AutoCloseable {
      */
     static SourceConnection open(
             TablestoreSourceOptions options, String consumerId, DriverResources shared) {
-        return open(options, consumerId, shared, false);
-    }
-
-    private static SourceConnection open(
-            TablestoreSourceOptions options,
-            String consumerId,
-            DriverResources shared,
-            boolean ownsShared) {
-        SourceConnection connection = new SourceConnection(options, consumerId, shared, ownsShared);
+        SourceConnection connection = new SourceConnection(options, consumerId, shared);
         try {
             connection.start();
             return connection;
@@ -221,15 +199,15 @@ final class SourceConnection implements AutoCloseable {
 
     /**
      * Stops the periodic work (a tick in flight lands, it is not interrupted), then closes the
-     * consumer in the core's order, so that the next consumer can start at once; then the clients
-     * and threads when they are this connection's own. Every step runs even when one before failed.
+     * consumer in the core's order, so that the next consumer can start at once (the clients and
+     * threads are the query's, closed after every table's). Every step runs even when one before
+     * failed.
      */
     @Override
     public void close() {
         CloseSequence.of("the connection to tunnel '" + options.tunnelName() + "'")
                 .then("stop the periodic work", this::stopTicks)
                 .then("close the consumer", this::closeConsumer)
-                .then("close the clients and threads", this::closeOwn)
                 .finish();
     }
 
@@ -245,12 +223,6 @@ final class SourceConnection implements AutoCloseable {
     private void closeConsumer() {
         if (consumer != null) {
             consumer.close();
-        }
-    }
-
-    private void closeOwn() {
-        if (ownsShared) {
-            shared.close();
         }
     }
 }

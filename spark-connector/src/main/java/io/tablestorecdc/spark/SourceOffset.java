@@ -70,56 +70,38 @@ record SourceOffset(SortedMap<String, TablestoreOffset> tables) {
 
     /** Parses a logged offset; see {@link #from}. */
     static SourceOffset fromJson(String json, boolean single, String table) {
-        boolean several = json != null && json.contains("\"tables\"") && isSeveral(json);
+        JsonNode tables = tablesOf(json);
         if (single) {
-            if (several) {
+            if (tables != null) {
                 throw kindChanged(
                         "several tables (table.pattern or a list in table.name)",
                         "one table (table.name=" + table + ")");
             }
             return of(table, TablestoreOffset.fromJson(json));
         }
-        if (!several) {
-            // Parsed first, so that a foreign offset reads as one.
-            TablestoreOffset.fromJson(json);
+        if (tables == null) {
+            TablestoreOffset.fromJson(json); // a foreign offset reads as one
             throw kindChanged("one table", "several tables");
         }
-        return parseSeveral(json);
-    }
-
-    private static boolean isSeveral(String json) {
-        try {
-            return JSON.readTree(json).path("tables").isObject();
-        } catch (JsonProcessingException e) {
-            return false;
-        }
-    }
-
-    private static SourceOffset parseSeveral(String json) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not JSON: " + json, e);
-        }
-        int version = node.path("version").asInt(-1);
-        if (version != TablestoreOffset.VERSION) {
-            // TablestoreOffset words the version error (and a missing version) for both forms.
-            ObjectNode probe = JSON.createObjectNode();
-            if (node.has("version")) {
-                probe.set("version", node.get("version"));
-            }
-            TablestoreOffset.fromJson(probe.toString());
-        }
-        SortedMap<String, TablestoreOffset> tables = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.get("tables").fields();
-                it.hasNext(); ) {
+        TablestoreOffset.checkVersion(json);
+        SortedMap<String, TablestoreOffset> offsets = new TreeMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = tables.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             ObjectNode one = e.getValue().deepCopy();
             one.put("version", TablestoreOffset.VERSION);
-            tables.put(e.getKey(), TablestoreOffset.fromJson(one.toString()));
+            offsets.put(e.getKey(), TablestoreOffset.fromJson(one.toString()));
         }
-        return new SourceOffset(tables);
+        return new SourceOffset(offsets);
+    }
+
+    /** The {@code tables} object of the form of several tables; null for any other JSON. */
+    private static JsonNode tablesOf(String json) {
+        try {
+            JsonNode tables = json == null ? null : JSON.readTree(json).path("tables");
+            return tables != null && tables.isObject() ? tables : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
     }
 
     /** The form of several tables, sorted by table name. */

@@ -25,15 +25,7 @@ final class SourceTables {
             return List.of(options.tableName());
         }
         if (selection.pattern().isEmpty()) {
-            if (selection.listed().contains(options.metaTable())) {
-                throw new IllegalArgumentException(
-                        "table.name lists '"
-                                + options.metaTable()
-                                + "', the meta table, which holds the source's own progress and"
-                                + " is never read: remove it from table.name (or set meta.table"
-                                + " to another table)");
-            }
-            return selection.listed().stream().sorted().toList();
+            return selection.listedTables(options.metaTable());
         }
         return selection.resolve(
                 SdkTableService.listTables(options.tablestoreEndpoint()),

@@ -508,8 +508,21 @@ final class TablestoreMicroBatchStream
                     || !options.selection().selects(table, options.metaTable())) {
                 continue;
             }
-            SdkTableDescriber.Description described =
-                    SourceTables.describe(options.forTable(table), List.of(table)).get(table);
+            SdkTableDescriber.Description described;
+            try {
+                described =
+                        SdkTableDescriber.describeAll(options.tablestoreEndpoint(), List.of(table))
+                                .get(table);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "Table {} matches {} but cannot be described yet, trying again in {}: {}",
+                        table,
+                        options.tablesLabel(),
+                        TableSelection.text(discoveryInterval()),
+                        e.getMessage());
+                continue;
+            }
+            // A table of another key fails the query: skipping it would drop its changes unseen.
             SourceTables.requireSameKey(
                     "the source's rows", schema.primaryKey(), table, described.primaryKey());
             try {
@@ -554,25 +567,15 @@ final class TablestoreMicroBatchStream
             return tables.values().iterator().next().metrics(false);
         }
         Map<String, String> metrics = new TreeMap<>();
-        long[] totals = new long[7];
+        ChannelStatus total = ChannelStatus.NONE;
+        long skipped = 0;
         for (TableStream table : tables.values()) {
-            ChannelStatus status = table.status();
-            totals[0] += status.open();
-            totals[1] += status.waiting();
-            totals[2] += status.finished();
-            totals[3] += status.withData();
-            totals[4] = Math.max(totals[4], status.maxLagMillis());
-            totals[5] += status.sumLagMillis();
-            totals[6] += table.channelsSkippedOnServerAhead();
+            total = total.plus(table.status());
+            skipped += table.channelsSkippedOnServerAhead();
             table.metrics(true).forEach((k, v) -> metrics.put(table.table() + "." + k, v));
         }
-        metrics.put("channelsOpen", String.valueOf(totals[0]));
-        metrics.put("channelsWaiting", String.valueOf(totals[1]));
-        metrics.put("channelsFinished", String.valueOf(totals[2]));
-        metrics.put("channelsWithData", String.valueOf(totals[3]));
-        metrics.put("maxLagMillis", String.valueOf(totals[4]));
-        metrics.put("sumLagMillis", String.valueOf(totals[5]));
-        metrics.put("channelsSkippedOnServerAhead", String.valueOf(totals[6]));
+        metrics.putAll(total.asMetrics());
+        metrics.put("channelsSkippedOnServerAhead", String.valueOf(skipped));
         metrics.put("tables", String.valueOf(tables.size()));
         metrics.put("tablesDropped", String.valueOf(dropped.size()));
         return metrics;

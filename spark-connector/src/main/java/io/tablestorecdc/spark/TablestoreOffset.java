@@ -77,6 +77,15 @@ public record TablestoreOffset(BatchToken token, long batch, SortedMap<String, L
      *     version
      */
     public static TablestoreOffset fromJson(String json) {
+        return parseV1(json, checkVersion(json));
+    }
+
+    /**
+     * The offset JSON (of one table or of several), checked to be of the version this build reads.
+     *
+     * @throws IllegalArgumentException when it is not JSON, has no version, or a newer one
+     */
+    static JsonNode checkVersion(String json) {
         JsonNode node;
         try {
             node = JSON.readTree(json);
@@ -95,7 +104,7 @@ public record TablestoreOffset(BatchToken token, long batch, SortedMap<String, L
                             + VERSION
                             + ": it was written by a newer tablestore-cdc; upgrade the connector.");
         }
-        return parseV1(json, node);
+        return node;
     }
 
     private static TablestoreOffset parseV1(String json, JsonNode node) {

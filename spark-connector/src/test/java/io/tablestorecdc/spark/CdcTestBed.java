@@ -153,15 +153,20 @@ final class CdcTestBed implements AutoCloseable {
 
     /** A reader of an existing tunnel. */
     DataStreamReader baseReader(String table, String tunnel) {
+        return instanceReader()
+                .option("table.name", table)
+                .option("tunnel.name", tunnel)
+                .option("channel.read.budget", "2s");
+    }
+
+    /** A reader of the emulator's instance, without a table or tunnel yet. */
+    DataStreamReader instanceReader() {
         return spark.readStream()
                 .format("tablestore-cdc")
                 .option("endpoint", emulator.endpoint())
                 .option("instance.name", emulator.instanceName())
                 .option("access.key.id", emulator.accessKeyId())
-                .option("access.key.secret", SECRET)
-                .option("table.name", table)
-                .option("tunnel.name", tunnel)
-                .option("channel.read.budget", "2s");
+                .option("access.key.secret", SECRET);
     }
 
     /** The emulator as the core's clients address it. */

@@ -224,13 +224,7 @@ class MultiTableITCase {
         bed.put(a, "a1", 1, "x");
         BatchSink sink = new BatchSink();
         Dataset<Row> df =
-                bed.spark
-                        .readStream()
-                        .format("tablestore-cdc")
-                        .option("endpoint", bed.emulator.endpoint())
-                        .option("instance.name", bed.emulator.instanceName())
-                        .option("access.key.id", bed.emulator.accessKeyId())
-                        .option("access.key.secret", CdcTestBed.SECRET)
+                bed.instanceReader()
                         .option("table.pattern", prefix + "[0-9]+")
                         .option("table.discovery.interval", "1s")
                         .option("tunnel.name", "multi") // tunnel.create = none: it must exist
@@ -256,13 +250,7 @@ class MultiTableITCase {
     }
 
     private static Dataset<Row> pattern(String prefix) {
-        return bed.spark
-                .readStream()
-                .format("tablestore-cdc")
-                .option("endpoint", bed.emulator.endpoint())
-                .option("instance.name", bed.emulator.instanceName())
-                .option("access.key.id", bed.emulator.accessKeyId())
-                .option("access.key.secret", CdcTestBed.SECRET)
+        return bed.instanceReader()
                 .option("table.pattern", prefix + "[0-9]+")
                 .option("table.discovery.interval", "1s")
                 .option("tunnel.name", "multi")
@@ -355,17 +343,11 @@ class MultiTableITCase {
         assertThatThrownBy(() -> listed(a + ",no_such_table"))
                 .hasMessageContaining("no_such_table");
         assertThatThrownBy(() -> listed(a + ",tablestore_cdc_meta"))
-                .hasMessageContaining("'tablestore_cdc_meta', the meta table")
-                .hasMessageContaining("remove it from table.name");
+                .hasMessageContaining("names the meta table 'tablestore_cdc_meta'")
+                .hasMessageContaining("remove it from the list");
         assertThatThrownBy(
                         () ->
-                                bed.spark
-                                        .readStream()
-                                        .format("tablestore-cdc")
-                                        .option("endpoint", bed.emulator.endpoint())
-                                        .option("instance.name", bed.emulator.instanceName())
-                                        .option("access.key.id", bed.emulator.accessKeyId())
-                                        .option("access.key.secret", CdcTestBed.SECRET)
+                                bed.instanceReader()
                                         .option("table.pattern", "nothing_matches_[0-9]+")
                                         .option("tunnel.name", "multi")
                                         .load())

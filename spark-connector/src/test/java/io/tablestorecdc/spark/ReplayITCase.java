@@ -29,6 +29,7 @@ class ReplayITCase {
             OutputSchema.inferred(List.of(new PrimaryKeyColumn("id", CellValue.Type.STRING)));
 
     TablestoreSourceOptions options;
+    DriverResources shared;
     SourceConnection connection;
     BatchPlanner planner;
 
@@ -67,7 +68,8 @@ class ReplayITCase {
                                 "stream",
                                 "tunnel.start",
                                 "earliest"));
-        connection = SourceConnection.open(options, "replay-test-" + table);
+        shared = DriverResources.open(options);
+        connection = SourceConnection.open(options, "replay-test-" + table, shared);
         planner = new BatchPlanner(connection, options);
     }
 
@@ -75,6 +77,7 @@ class ReplayITCase {
     void disconnect() {
         bed.emulator.tunnels().fixReadBatchSize(1000);
         connection.close();
+        shared.close();
     }
 
     /** The partition of the first planned batch, read with {@code cap}. */

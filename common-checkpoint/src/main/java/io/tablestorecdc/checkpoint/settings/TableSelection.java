@@ -231,6 +231,25 @@ public final class TableSelection implements Serializable {
     }
 
     /**
+     * The listed tables, sorted by name, without asking the instance (a table that does not exist
+     * fails when its tunnel is opened).
+     *
+     * @throws IllegalArgumentException when the list names the meta table
+     */
+    public List<String> listedTables(String metaTable) {
+        if (listed.contains(metaTable)) {
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + TABLE_NAME.key()
+                            + "' names the meta table '"
+                            + metaTable
+                            + "', which holds the source's own progress and has no changes"
+                            + " to read: remove it from the list.");
+        }
+        return new ArrayList<>(new TreeSet<>(listed));
+    }
+
+    /**
      * The tables to read among the instance's {@code existing} tables, sorted by name.
      *
      * @param instance the instance name, for messages
@@ -255,16 +274,7 @@ public final class TableSelection implements Serializable {
                                 + shown(tables)
                                 + ". Create the table, or fix the name.");
             }
-            if (listed.contains(metaTable)) {
-                throw new IllegalArgumentException(
-                        "Option '"
-                                + TABLE_NAME.key()
-                                + "' names the meta table '"
-                                + metaTable
-                                + "', which holds the source's own progress and has no changes"
-                                + " to read: remove it from the list.");
-            }
-            return new ArrayList<>(new TreeSet<>(listed));
+            return listedTables(metaTable);
         }
         List<String> selected = tables.stream().filter(t -> selects(t, metaTable)).toList();
         if (selected.isEmpty()) {
