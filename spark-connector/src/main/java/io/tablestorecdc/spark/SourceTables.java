@@ -1,6 +1,5 @@
 package io.tablestorecdc.spark;
 
-import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +19,8 @@ final class SourceTables {
      * @throws IllegalArgumentException when a pattern matches no table, naming the tables there are
      */
     static List<String> resolve(TablestoreSourceOptions options) {
-        TableSelection selection = options.selection();
-        if (selection.single()) {
-            return List.of(options.tableName());
-        }
-        if (selection.pattern().isEmpty()) {
-            return selection.listedTables(options.metaTable());
-        }
-        return selection.resolve(
-                SdkTableService.listTables(options.tablestoreEndpoint()),
-                options.metaTable(),
-                options.instanceName());
+        return options.settings()
+                .selectedTables(() -> SdkTableService.listTables(options.tablestoreEndpoint()));
     }
 
     /**

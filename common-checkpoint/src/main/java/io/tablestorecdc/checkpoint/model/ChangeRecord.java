@@ -16,6 +16,8 @@ import java.util.Objects;
  *     origin columns (those it held, each a {@code PUT} with its version), when the record carried
  *     them; empty when the table's stream names no origin columns, the row did not exist, or it
  *     held none of them
+ * @param table the table the change was made in, as the source that read it names it; empty when
+ *     the reader did not say
  */
 public record ChangeRecord(
         Action action,
@@ -23,7 +25,19 @@ public record ChangeRecord(
         List<ColumnChange> columns,
         SequenceInfo sequence,
         String channelId,
-        List<ColumnChange> before) {
+        List<ColumnChange> before,
+        String table) {
+
+    /** A change without its table's name. */
+    public ChangeRecord(
+            Action action,
+            List<PrimaryKeyColumn> primaryKey,
+            List<ColumnChange> columns,
+            SequenceInfo sequence,
+            String channelId,
+            List<ColumnChange> before) {
+        this(action, primaryKey, columns, sequence, channelId, before, "");
+    }
 
     /** A change without a before-image. */
     public ChangeRecord(
@@ -33,6 +47,11 @@ public record ChangeRecord(
             SequenceInfo sequence,
             String channelId) {
         this(action, primaryKey, columns, sequence, channelId, List.of());
+    }
+
+    /** This change, read from {@code name}. */
+    public ChangeRecord withTable(String name) {
+        return new ChangeRecord(action, primaryKey, columns, sequence, channelId, before, name);
     }
 
     /** What happened to the row. */
@@ -82,6 +101,7 @@ public record ChangeRecord(
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(sequence, "sequence");
         Objects.requireNonNull(channelId, "channelId");
+        Objects.requireNonNull(table, "table");
         primaryKey = List.copyOf(primaryKey);
         columns = List.copyOf(columns);
         before = List.copyOf(before);

@@ -18,11 +18,13 @@ import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The validated values of the options both engines share ({@link SourceOption}).
@@ -165,6 +167,23 @@ public final class SourceSettings implements Serializable {
     /** Which tables the source reads. */
     public TableSelection selection() {
         return selection;
+    }
+
+    /**
+     * The tables selected now, sorted: the one table, the listed ones, or the tables of the
+     * instance that match the pattern (the meta table never).
+     *
+     * @param instanceTables lists the instance's tables; asked for a pattern only
+     * @throws IllegalArgumentException when a pattern matches no table, naming the tables there are
+     */
+    public List<String> selectedTables(Supplier<List<String>> instanceTables) {
+        if (selection.single()) {
+            return List.of(tableName());
+        }
+        if (selection.pattern().isEmpty()) {
+            return selection.listedTables(metaTable());
+        }
+        return selection.resolve(instanceTables.get(), metaTable(), instanceName());
     }
 
     /** These settings for one table of the selection: the same tunnel name, meta table, rules. */

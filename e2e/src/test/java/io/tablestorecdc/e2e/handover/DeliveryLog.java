@@ -70,6 +70,13 @@ public final class DeliveryLog {
         return out;
     }
 
+    /** The changes of {@code table} alone, as a log of their own. */
+    public DeliveryLog ofTable(String table) {
+        DeliveryLog log = new DeliveryLog(engine + " (" + table + ")");
+        log.addAll(all().stream().filter(c -> c.table.equals(table)).toList());
+        return log;
+    }
+
     /** The highest unit (batch id, checkpoint) any change arrived in. */
     public OptionalLong lastUnit() {
         return all().stream().mapToLong(c -> c.unit).max();

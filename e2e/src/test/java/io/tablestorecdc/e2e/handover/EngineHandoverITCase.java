@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
@@ -162,6 +164,73 @@ class EngineHandoverITCase {
     }
 
     /**
+     * The same handover with one source of two tables in each engine: each table's part of the
+     * stream goes over exactly as a table read alone does, through its own split.
+     */
+    @Test
+    void aSparkQueryOfTwoTablesContinuesWhereACancelledFlinkJobOfBothLeftOff() throws Exception {
+        Phases phases = new Phases("flink -> spark, two tables");
+        String tunnel = "two_tables_cdc";
+        try (OrdersStream a = OrdersStream.create(emulator, "two_a", BASE_ROWS, tunnel);
+                OrdersStream b = OrdersStream.create(emulator, "two_b", BASE_ROWS, tunnel)) {
+            a.startChanges(CHANGES_PER_SECOND / 2, WRITING, List.of(a.splitAt(0.15)));
+            b.startChanges(CHANGES_PER_SECOND / 2, WRITING, List.of(b.splitAt(0.3)));
+            TunnelTarget both = a.tunnelTarget(a.table() + "," + b.table());
+            FlinkCapture first = FlinkCapture.start(both, Optional.empty());
+            try {
+                await(
+                        () -> {
+                            ((Checked) first::requireHealthy).runUnchecked();
+                            return first.log().byChannel().size() >= 3
+                                    && first.completedCheckpoints().size() >= 3;
+                        },
+                        CATCH_UP,
+                        "flink to read a split child and complete 3 checkpoints",
+                        () -> "; channels read: " + first.log().byChannel().keySet());
+                phases.reached("flink read a child channel; cancelling it");
+            } finally {
+                first.close();
+            }
+            a.awaitOwnerReleased(Duration.ofSeconds(30));
+            b.awaitOwnerReleased(Duration.ofSeconds(30));
+            phases.reached("flink cancelled");
+            a.continueChanges(CHANGES_PER_SECOND / 2, TAIL);
+            b.continueChanges(CHANGES_PER_SECOND / 2, TAIL);
+            List<Long> completed = first.completedCheckpoints();
+
+            SparkCapture second =
+                    SparkCapture.start(spark, both, checkpoints.resolve("two"), Map.of());
+            try {
+                for (OrdersStream stream : List.of(a, b)) {
+                    awaitEverything(
+                            stream,
+                            first.log().ofTable(stream.table()),
+                            () -> second.log().ofTable(stream.table()),
+                            second::requireHealthy);
+                }
+                phases.reached("spark has read the rest of both");
+            } finally {
+                second.stop();
+            }
+
+            for (OrdersStream stream : List.of(a, b)) {
+                assertNothingLostNoRepeatsWithinARun(
+                        stream,
+                        first.log().ofTable(stream.table()),
+                        second.log().ofTable(stream.table()));
+            }
+            assertThat(first.log().all()).noneMatch(c -> c.table.isEmpty());
+            assertReadAgainAtMostOneResponseBefore(
+                    completed.get(completed.size() - 2), first.log(), second.log());
+            report(
+                    "flink -> spark, two tables",
+                    first.log(),
+                    second.log(),
+                    both(first.log(), second.log()));
+        }
+    }
+
+    /**
      * The server holds a token per channel (the start of a response), not a record. The job's
      * positions of the checkpoint before its last were pushed a checkpoint interval before it
      * stopped, so of the changes up to that checkpoint, per channel, at most the part of one
@@ -206,12 +275,18 @@ class EngineHandoverITCase {
 
     private static void awaitEverything(
             OrdersStream stream, DeliveryLog first, DeliveryLog second, Checked healthy) {
+        awaitEverything(stream, first, () -> second, healthy);
+    }
+
+    /** As above, with the second log as it stands at each check. */
+    private static void awaitEverything(
+            OrdersStream stream, DeliveryLog first, Supplier<DeliveryLog> second, Checked healthy) {
         stream.awaitChangesWritten();
         await(
                 () -> {
                     healthy.runUnchecked();
                     Set<SeenChange.Key> seen = new HashSet<>(first.keys());
-                    seen.addAll(second.keys());
+                    seen.addAll(second.get().keys());
                     return seen.size() >= stream.expectedChanges();
                 },
                 CATCH_UP,

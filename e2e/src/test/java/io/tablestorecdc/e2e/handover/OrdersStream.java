@@ -47,7 +47,7 @@ public final class OrdersStream implements AutoCloseable {
     private final Workload workload;
     private CompletableFuture<Void> writer = CompletableFuture.completedFuture(null);
 
-    private OrdersStream(TablestoreEmulator emulator, String table, int baseRows) {
+    private OrdersStream(TablestoreEmulator emulator, String table, int baseRows, String tunnel) {
         this.emulator = emulator;
         // Without the demo's write retry: the test expects one change per write, and a retried
         // write that the server had already applied would be two.
@@ -56,7 +56,7 @@ public final class OrdersStream implements AutoCloseable {
                 new SyncClient(
                         t.endpoint(), t.accessKeyId(), t.accessKeySecret(), t.instanceName());
         this.table = table;
-        this.tunnel = table + "_cdc";
+        this.tunnel = tunnel;
         this.baseRows = baseRows;
         this.workload = new Workload(client, table, table.hashCode());
         OrdersTable.create(client, table);
@@ -65,7 +65,13 @@ public final class OrdersStream implements AutoCloseable {
 
     /** Creates the table and its stream tunnel, then writes {@code baseRows} orders. */
     public static OrdersStream create(TablestoreEmulator emulator, String table, int baseRows) {
-        OrdersStream stream = new OrdersStream(emulator, table, baseRows);
+        return create(emulator, table, baseRows, table + "_cdc");
+    }
+
+    /** {@link #create(TablestoreEmulator, String, int)} with the tunnel named {@code tunnel}. */
+    public static OrdersStream create(
+            TablestoreEmulator emulator, String table, int baseRows, String tunnel) {
+        OrdersStream stream = new OrdersStream(emulator, table, baseRows, tunnel);
         stream.workload.writeBaseData(baseRows);
         return stream;
     }
@@ -96,11 +102,19 @@ public final class OrdersStream implements AutoCloseable {
 
     /** What the captures read: this stream's table and tunnel on the emulator. */
     public TunnelTarget tunnelTarget() {
+        return tunnelTarget(table);
+    }
+
+    /**
+     * What the captures read: {@code tables} (this stream's table, or a comma-separated list of
+     * tables whose tunnels share this stream's tunnel name) on the emulator.
+     */
+    public TunnelTarget tunnelTarget(String tables) {
         DemoTarget t = target();
         return new TunnelTarget(
                 InstanceConnection.withKey(
                         t.endpoint(), t.instanceName(), t.accessKeyId(), t.accessKeySecret()),
-                table,
+                tables,
                 tunnel,
                 META_TABLE);
     }

@@ -11,6 +11,10 @@ import io.tablestorecdc.e2e.orders.OrderChange;
 public class SeenChange {
 
     public OrderChange change;
+
+    /** The table the change was read from. */
+    public String table = "";
+
     public int seqEpoch;
     public long seqMicros;
     public int seqRow;
@@ -34,28 +38,43 @@ public class SeenChange {
 
     /** The same change, arrived in {@code unit}. */
     public SeenChange in(long unit) {
-        SeenChange copy = of(change, seqEpoch, seqMicros, seqRow);
+        SeenChange copy = of(change, seqEpoch, seqMicros, seqRow).from(table);
         copy.unit = unit;
         return copy;
     }
 
-    /** Identifies the change however often, and by whichever engine, it was read. */
-    public Key key() {
-        return new Key(change.orderId, seqEpoch, seqMicros, seqRow);
+    /** This change, read from {@code name}. */
+    public SeenChange from(String name) {
+        table = name;
+        return this;
     }
 
+    /** Identifies the change however often, and by whichever engine, it was read. */
+    public Key key() {
+        return new Key(table, change.orderId, seqEpoch, seqMicros, seqRow);
+    }
+
+    /**
+     * The channel, as {@code <table>/<channel id>} when the table is known: channel ids are a
+     * tunnel's own.
+     */
     public String channel() {
-        return change.channel;
+        return table.isEmpty() ? change.channel : table + "/" + change.channel;
     }
 
     /**
      * A change's identity: the row and the server's sequence (epoch, commit time, row index), which
      * orders the changes of one row and is the same every time the change is read.
      */
-    public record Key(String orderId, int epoch, long micros, int row) implements Comparable<Key> {
+    public record Key(String table, String orderId, int epoch, long micros, int row)
+            implements Comparable<Key> {
 
         @Override
         public int compareTo(Key o) {
+            int byTable = table.compareTo(o.table);
+            if (byTable != 0) {
+                return byTable;
+            }
             int byEpoch = Integer.compare(epoch, o.epoch);
             if (byEpoch != 0) {
                 return byEpoch;
@@ -71,6 +90,6 @@ public class SeenChange {
 
     @Override
     public String toString() {
-        return key() + " " + change + " on " + change.channel + " in " + unit;
+        return key() + " " + change + " on " + channel() + " in " + unit;
     }
 }

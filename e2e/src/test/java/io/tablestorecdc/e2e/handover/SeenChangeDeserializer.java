@@ -25,10 +25,11 @@ public final class SeenChangeDeserializer
                     public void collect(OrderChange change) {
                         out.collect(
                                 SeenChange.of(
-                                        change,
-                                        seq.epoch(),
-                                        seq.timestampMicros(),
-                                        seq.rowIndex()));
+                                                change,
+                                                seq.epoch(),
+                                                seq.timestampMicros(),
+                                                seq.rowIndex())
+                                        .from(record.table()));
                     }
 
                     @Override

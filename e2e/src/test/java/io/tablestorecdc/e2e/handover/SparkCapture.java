@@ -86,7 +86,8 @@ public final class SparkCapture implements AutoCloseable {
                         change.delete(column);
                     }
                 });
-        return SeenChange.of(change, seq.getInt(0), seq.getLong(1), seq.getInt(2));
+        return SeenChange.of(change, seq.getInt(0), seq.getLong(1), seq.getInt(2))
+                .from(row.getAs("_table"));
     }
 
     public DeliveryLog log() {

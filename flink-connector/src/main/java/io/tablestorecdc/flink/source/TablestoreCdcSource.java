@@ -1,7 +1,6 @@
 package io.tablestorecdc.flink.source;
 
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
-import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import io.tablestorecdc.flink.source.deserializer.ChangeRecordDeserializer;
 import io.tablestorecdc.flink.source.enumerator.EnumeratorState;
@@ -11,9 +10,9 @@ import io.tablestorecdc.flink.source.reader.ChangeRecordEmitter;
 import io.tablestorecdc.flink.source.reader.ChannelSplitReader;
 import io.tablestorecdc.flink.source.reader.FetchedChannels;
 import io.tablestorecdc.flink.source.reader.TablestoreCdcSourceReader;
+import io.tablestorecdc.flink.source.reader.TunnelClients;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.split.ChannelSplitSerializer;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -122,7 +121,7 @@ public final class TablestoreCdcSource<T>
     public SourceReader<T, ChannelSplit> createReader(SourceReaderContext context)
             throws Exception {
         deserializer.open(initializationContext(context));
-        AtomicReference<TunnelClientId> client = new AtomicReference<>();
+        TunnelClients clients = new TunnelClients();
         FetchedChannels fetched = new FetchedChannels();
         TunnelMetricGauges gauges = TunnelMetricGauges.registerOn(context.metricGroup());
         ChangeRecordEmitter<T> emitter =
@@ -130,16 +129,17 @@ public final class TablestoreCdcSource<T>
                         deserializer,
                         config.ignoreDelete(),
                         config.skipInvalidData(),
-                        context.metricGroup().getNumRecordsInErrorsCounter());
+                        context.metricGroup().getNumRecordsInErrorsCounter(),
+                        config.readsSeveralTables() ? "" : config.tableName());
         return new TablestoreCdcSourceReader<>(
                 () ->
                         new ChannelSplitReader(
                                 gauges.track(proxyFactory.create(config)),
-                                TablestoreCdcSourceReader.clientOf(client),
+                                clients::of,
                                 fetched,
                                 config.stopAt()),
                 emitter,
-                client,
+                clients,
                 fetched,
                 new Configuration(context.getConfiguration()),
                 context);

@@ -46,7 +46,7 @@ public final class TablestoreCdcSourceBuilder<T> {
                     SourceOption.ACCESS_KEY_SECRET.key(),
                     "setCredentials(id, secret)",
                     SourceOption.TABLE_NAME.key(),
-                    "setTableName(...)",
+                    "setTableName(...) (or setTableNames / setTablePattern)",
                     SourceOption.TUNNEL_NAME.key(),
                     "setTunnelName(...)");
 
@@ -59,6 +59,9 @@ public final class TablestoreCdcSourceBuilder<T> {
     private String ecsRoleName;
     private String ecsMetadataEndpoint;
     private String tableName;
+    private String tablePattern;
+    private String tableExclude;
+    private Duration tableDiscoveryInterval;
     private String tunnelName;
     private TunnelCreation tunnelCreation = TunnelCreation.NONE;
     private StartPosition startPosition = StartPosition.latest();
@@ -129,9 +132,45 @@ public final class TablestoreCdcSourceBuilder<T> {
         return this;
     }
 
-    /** The table whose changes are read (option {@code table.name}). */
+    /**
+     * The table whose changes are read, or a comma-separated list of tables (option {@code
+     * table.name}).
+     */
     public TablestoreCdcSourceBuilder<T> setTableName(String tableName) {
         this.tableName = tableName;
+        return this;
+    }
+
+    /** The tables whose changes are read, in one source (option {@code table.name}). */
+    public TablestoreCdcSourceBuilder<T> setTableNames(String... tableNames) {
+        this.tableName = String.join(",", tableNames);
+        return this;
+    }
+
+    /**
+     * A Java regular expression that selects the tables read by their whole name, instead of {@link
+     * #setTableName} (option {@code table.pattern}). Tables that match later are found on the
+     * {@link #setTableDiscoveryInterval discovery interval} and read from their earliest change.
+     */
+    public TablestoreCdcSourceBuilder<T> setTablePattern(String regex) {
+        this.tablePattern = regex;
+        return this;
+    }
+
+    /**
+     * A regular expression of table names the pattern leaves out (option {@code table.exclude}).
+     */
+    public TablestoreCdcSourceBuilder<T> setTableExclude(String regex) {
+        this.tableExclude = regex;
+        return this;
+    }
+
+    /**
+     * How often the pattern is evaluated again while the source runs; zero for only at start
+     * (option {@code table.discovery.interval}, default 1 min).
+     */
+    public TablestoreCdcSourceBuilder<T> setTableDiscoveryInterval(Duration interval) {
+        this.tableDiscoveryInterval = interval;
         return this;
     }
 
@@ -301,6 +340,14 @@ public final class TablestoreCdcSourceBuilder<T> {
         putIfSet(options, SourceOption.CREDENTIALS_ECS_ROLE_NAME, ecsRoleName);
         putIfSet(options, SourceOption.CREDENTIALS_ECS_METADATA_ENDPOINT, ecsMetadataEndpoint);
         putIfSet(options, SourceOption.TABLE_NAME, tableName);
+        putIfSet(options, SourceOption.TABLE_PATTERN, tablePattern);
+        putIfSet(options, SourceOption.TABLE_EXCLUDE, tableExclude);
+        if (tableDiscoveryInterval != null) {
+            putIfSet(
+                    options,
+                    SourceOption.TABLE_DISCOVERY_INTERVAL,
+                    tableDiscoveryInterval.toMillis() + "ms");
+        }
         putIfSet(options, SourceOption.TUNNEL_NAME, tunnelName);
         putIfSet(options, SourceOption.TUNNEL_CREATE, tunnelCreation.code());
         if (!startPosition.equals(StartPosition.latest())) {

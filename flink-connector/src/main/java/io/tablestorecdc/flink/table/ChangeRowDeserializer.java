@@ -68,7 +68,7 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
                         record.action(),
                         record.sequence(),
                         record.channelId(),
-                        table(),
+                        table(record),
                         upsert ? touched(record) : null));
     }
 
@@ -147,7 +147,7 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
                 record.action(),
                 record.sequence(),
                 record.channelId(),
-                table(),
+                table(record),
                 null);
     }
 
@@ -167,6 +167,13 @@ final class ChangeRowDeserializer implements ChangeRecordDeserializer<RowData> {
     }
 
     /** The {@code table_name} value: one immutable string shared by the rows. */
+    /** The record's table, or the source's one table when the record does not name it. */
+    private StringData table(ChangeRecord record) {
+        return record.table().isEmpty() || record.table().equals(tableName)
+                ? table()
+                : StringData.fromString(record.table());
+    }
+
     private StringData table() {
         if (tableData == null) {
             tableData = StringData.fromString(tableName);

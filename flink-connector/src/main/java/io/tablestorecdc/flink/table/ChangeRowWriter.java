@@ -25,7 +25,7 @@ final class ChangeRowWriter implements ChangeWriter<RowData> {
     private static final int NO_FIELD = -1;
 
     private final ChangeWriter<RowData> physical;
-    private final StringData table;
+    private StringData table;
     private final List<ReadableMetadata> metadata;
     private final boolean upsert;
     private final Map<String, Integer> fieldsByName = new HashMap<>();
@@ -48,6 +48,11 @@ final class ChangeRowWriter implements ChangeWriter<RowData> {
             fieldsByName.putIfAbsent(physicalNames.get(i), i);
         }
         this.touched = new byte[(physicalNames.size() + 7) / 8];
+    }
+
+    @Override
+    public void table(String name) {
+        table = StringData.fromString(name);
     }
 
     @Override

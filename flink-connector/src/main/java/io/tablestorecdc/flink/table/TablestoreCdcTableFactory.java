@@ -19,13 +19,14 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_S
 
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
+import io.tablestorecdc.checkpoint.settings.TableSelection;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableService;
 import io.tablestorecdc.flink.scan.TableServiceFactory;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.config.StartPosition;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
-import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -73,7 +74,8 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(ENDPOINT, INSTANCE_NAME, TABLE_NAME, TUNNEL_NAME);
+        // table.name or table.pattern: the core says which is missing, naming both.
+        return Set.of(ENDPOINT, INSTANCE_NAME, TUNNEL_NAME);
     }
 
     @Override
@@ -85,6 +87,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 TablestoreCdcOptions.CREDENTIALS_PROVIDER,
                 TablestoreCdcOptions.CREDENTIALS_ECS_ROLE_NAME,
                 TablestoreCdcOptions.CREDENTIALS_ECS_METADATA_ENDPOINT,
+                TABLE_NAME,
                 TablestoreCdcOptions.TABLE_PATTERN,
                 TablestoreCdcOptions.TABLE_EXCLUDE,
                 TablestoreCdcOptions.TABLE_DISCOVERY_INTERVAL,
@@ -107,13 +110,30 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
     public DynamicTableSource createDynamicTableSource(Context context) {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         // The shared options first, in the core, so that a bad value reads as it does in Spark.
-        SourceSettings settings =
-                parse(() -> TablestoreCdcSourceConfig.requireOneTable(sharedSettings(context)));
+        SourceSettings settings = parse(() -> sharedSettings(context));
+        String tables =
+                settings.selection().single()
+                        ? settings.tableName()
+                        : settings.selection().describe();
         helper.validate();
         ReadableConfig options = helper.getOptions();
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         ChangelogModeOption mode =
                 parse(() -> ChangelogModeOption.fromCode(options.get(CHANGELOG_MODE)));
+        if (!settings.selection().single() && mode != ChangelogModeOption.INSERT_ONLY) {
+            throw new ValidationException(
+                    "Table '"
+                            + context.getObjectIdentifier().asSummaryString()
+                            + "' reads several Tablestore tables ("
+                            + tables
+                            + ") with 'changelog.mode' = '"
+                            + mode.code()
+                            + "', which keys rows by the PRIMARY KEY alone: rows of two tables with"
+                            + " the same key would update each other. Set 'changelog.mode' ="
+                            + " 'insert-only' (every change a row; add a column METADATA FROM"
+                            + " 'table_name' to tell the tables apart), or read one table per"
+                            + " source table.");
+        }
         int[] primaryKey = schema.getPrimaryKeyIndexes();
         if (mode == ChangelogModeOption.UPSERT && primaryKey.length == 0) {
             throw new ValidationException(
@@ -125,12 +145,30 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
         }
         DataType physical = schema.toPhysicalRowDataType();
         if (mode == ChangelogModeOption.ALL) {
-            checkBeforeImages(context, settings, (RowType) physical.getLogicalType());
+            for (String table : settings.selectedTables(() -> listTables(context, settings))) {
+                checkBeforeImages(
+                        context, settings.forTable(table), (RowType) physical.getLogicalType());
+            }
         }
         SourceOptions configured = parse(() -> new SourceOptions(settings, options));
-        validateEagerly(configured, settings.tableName(), physical, mode);
-        return new TablestoreCdcTableSource(
-                configured, settings.tableName(), physical, primaryKey, mode);
+        validateEagerly(configured, tables, physical, mode);
+        return new TablestoreCdcTableSource(configured, tables, physical, primaryKey, mode);
+    }
+
+    private static List<String> listTables(Context context, SourceSettings settings) {
+        try {
+            return SdkTableService.listTables(settings.tablestoreEndpoint());
+        } catch (RuntimeException e) {
+            throw new ValidationException(
+                    "Table '"
+                            + context.getObjectIdentifier().asSummaryString()
+                            + "' reads the tables matching "
+                            + settings.selection().describe()
+                            + ", which are listed when the query is planned, and listing them"
+                            + " failed: "
+                            + e.getMessage(),
+                    e);
+        }
     }
 
     /**
@@ -265,9 +303,16 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 case PROVIDER_CLASS ->
                         builder.setCredentialsProvider(credentials.className().orElseThrow());
             }
+            TableSelection selection = settings.selection();
+            if (selection.pattern().isPresent()) {
+                builder.setTablePattern(selection.pattern().get())
+                        .setTableExclude(selection.exclude().orElse(null))
+                        .setTableDiscoveryInterval(selection.discoveryInterval());
+            } else {
+                builder.setTableNames(selection.listed().toArray(String[]::new));
+            }
             return builder.setEndpoint(settings.endpoint())
                     .setInstanceName(settings.instanceName())
-                    .setTableName(settings.tableName())
                     .setTunnelName(settings.tunnelName())
                     .setTunnelCreation(settings.tunnelCreation())
                     .setStartPosition(StartPosition.of(settings.tunnelStart()))
@@ -276,6 +321,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                     .setIgnoreDelete(settings.ignoreDelete())
                     .setOnServerAhead(settings.onServerAhead())
                     .setMetaFullSnapshotEvery(settings.metaFullSnapshotEvery())
+                    .setMetaRetentionBatches(settings.metaRetentionBatches())
                     .setDiscoveryInterval(discovery)
                     .setHeartbeatInterval(heartbeat)
                     .setHeartbeatTimeout(heartbeatTimeout)
@@ -285,8 +331,8 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
         @Override
         public String toString() {
-            return "SourceOptions{table="
-                    + settings.tableName()
+            return "SourceOptions{"
+                    + settings.selection().describe()
                     + ", tunnel="
                     + settings.tunnelName()
                     + ", accessKeySecret=******}";

@@ -131,11 +131,28 @@ class TablestoreCdcSourceBuilderTest {
     }
 
     @Test
-    void refusesSeveralTablesNamingTheWayOut() {
-        assertThatThrownBy(() -> complete().setTableName("orders,users").build())
+    void takesAListOrAPatternOfTablesButNotBoth() {
+        assertThat(complete().setTableNames("orders", "users").build().config())
+                .satisfies(c -> assertThat(c.readsSeveralTables()).isTrue())
+                .satisfies(c -> assertThat(c.forTable("users").tableName()).isEqualTo("users"));
+        TablestoreCdcSource<String> pattern =
+                complete()
+                        .setTableName(null)
+                        .setTablePattern("orders_[0-9]+")
+                        .setTableExclude("orders_0")
+                        .setTableDiscoveryInterval(Duration.ofSeconds(30))
+                        .build();
+        assertThat(pattern.config().settings().selection().pattern()).contains("orders_[0-9]+");
+        assertThat(pattern.config().settings().selection().discoveryInterval())
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(complete().build().config().readsSeveralTables()).isFalse();
+
+        assertThatThrownBy(() -> complete().setTablePattern("orders_.*").build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("table.name=orders,users selects several")
-                .hasMessageContaining("build one source per table");
+                .hasMessageContaining("table.pattern");
+        assertThatThrownBy(() -> complete().setTableName(null).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("setTablePattern");
     }
 
     @Test

@@ -184,6 +184,58 @@ class TablestoreCdcTableITCase {
     }
 
     @Test
+    void severalTablesAppendEveryChangeOfEachNamingItsTable() throws Exception {
+        String other = bed.newTable("sql_other");
+        bed.createStreamTunnel(other, tunnel); // the same tunnel name on every table
+        tEnv.executeSql(
+                severalTables(
+                        ddl(
+                                "pair",
+                                "op STRING METADATA FROM 'op' VIRTUAL,"
+                                        + " tbl STRING METADATA FROM 'table_name' VIRTUAL",
+                                ", 'changelog.mode' = 'insert-only'"),
+                        other));
+        TableResult result = query("SELECT tbl, id, v, op FROM pair");
+
+        put("a", 1, "x");
+        bed.put(other, "a", new Column("v", ColumnValue.fromLong(7)));
+        updateV("a", 2);
+        bed.delete(other, "a");
+
+        List<Row> rows = collect(result, 4);
+        assertThat(rows).extracting(Row::getKind).containsOnly(RowKind.INSERT);
+        assertThat(rows)
+                .extracting(r -> r.getField(0) + " " + r.getField(1) + " " + r.getField(2))
+                .containsExactlyInAnyOrder(
+                        table + " a 1", table + " a 2", other + " a 7", other + " a null");
+        assertThat(rows.stream().filter(r -> r.getField(0).equals(table)))
+                .extracting(r -> r.getField(3))
+                .containsExactly("PUT", "UPDATE");
+        assertThat(rows.stream().filter(r -> r.getField(0).equals(other)))
+                .extracting(r -> r.getField(3))
+                .containsExactly("PUT", "DELETE");
+    }
+
+    @Test
+    void severalTablesInUpsertModeFailAtPlanningNamingInsertOnly() {
+        String other = bed.newTable("sql_other");
+        tEnv.executeSql(severalTables(ddl("keyed", "PRIMARY KEY (id) NOT ENFORCED", ""), other));
+
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM keyed"))
+                .isInstanceOf(ValidationException.class)
+                .rootCause()
+                .hasMessageContaining("reads several Tablestore tables")
+                .hasMessageContaining("rows of two tables with the same key")
+                .hasMessageContaining("'changelog.mode' = 'insert-only'");
+    }
+
+    /** {@code ddl} reading this test's table and {@code other} in one source table. */
+    private String severalTables(String ddl, String other) {
+        return ddl.replace(
+                "'table.name' = '" + table + "'", "'table.name' = '" + table + "," + other + "'");
+    }
+
+    @Test
     void upsertModeWithoutAPrimaryKeyFailsAtPlanningWithTheFix() {
         tEnv.executeSql(ddl("nopk", "", ""));
 

@@ -37,32 +37,39 @@ public final class TablestoreCdcSourceConfig implements Serializable {
             Duration heartbeatInterval,
             Duration heartbeatTimeout,
             Optional<Instant> stopAt) {
-        this.settings = requireOneTable(settings);
+        this.settings = Objects.requireNonNull(settings);
         this.discoveryInterval = Objects.requireNonNull(discoveryInterval);
         this.heartbeatInterval = Objects.requireNonNull(heartbeatInterval);
         this.heartbeatTimeout = Objects.requireNonNull(heartbeatTimeout);
         this.stopAt = stopAt.orElse(null);
     }
 
-    /**
-     * Refuses a selection of several tables (a list or a pattern), which the Flink source does not
-     * read yet, naming what to do instead.
-     */
-    public static SourceSettings requireOneTable(SourceSettings settings) {
-        if (!settings.selection().single()) {
-            throw new IllegalArgumentException(
-                    "The Flink source reads one table so far, but "
-                            + settings.selection().describe()
-                            + " selects several: set table.name to one table and build one"
-                            + " source per table (the Spark source reads a list or a pattern of"
-                            + " tables in one query)");
-        }
-        return settings;
-    }
-
     /** The options Flink shares with Spark. */
     public SourceSettings settings() {
         return settings;
+    }
+
+    /** Whether the source reads several tables (a list or a pattern). */
+    public boolean readsSeveralTables() {
+        return !settings.selection().single();
+    }
+
+    /** These settings for one table of the source's selection. */
+    public TablestoreCdcSourceConfig forTable(String table) {
+        return withSettings(settings.forTable(table));
+    }
+
+    /**
+     * These settings for a table found while the source ran: a tunnel the source creates on it
+     * starts at its earliest change ({@link SourceSettings#forNewTable}).
+     */
+    public TablestoreCdcSourceConfig forNewTable(String table) {
+        return withSettings(settings.forNewTable(table));
+    }
+
+    private TablestoreCdcSourceConfig withSettings(SourceSettings other) {
+        return new TablestoreCdcSourceConfig(
+                other, discoveryInterval, heartbeatInterval, heartbeatTimeout, stopAt());
     }
 
     /** The endpoint and credentials for building SDK clients. */
@@ -87,6 +94,11 @@ public final class TablestoreCdcSourceConfig implements Serializable {
         return settings.accessKeyId();
     }
 
+    /**
+     * The one table of a source of one table.
+     *
+     * @throws IllegalStateException for a source of several tables ({@link #forTable})
+     */
     public String tableName() {
         return settings.tableName();
     }

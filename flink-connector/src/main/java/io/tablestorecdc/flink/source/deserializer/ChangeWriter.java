@@ -19,6 +19,13 @@ import org.apache.flink.annotation.Internal;
 @Internal
 public interface ChangeWriter<T> extends ChangeVisitor {
 
+    /**
+     * The table of the changes visited from now on, called before a change's visit whenever the
+     * table differs from the last one's (the source's tables, one after another). Writers that do
+     * not write the table ignore it.
+     */
+    default void table(String name) {}
+
     /** The action of the change visited last. */
     ChangeRecord.Action action();
 

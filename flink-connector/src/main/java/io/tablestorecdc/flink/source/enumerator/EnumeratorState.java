@@ -25,6 +25,9 @@ import org.apache.flink.annotation.Internal;
  * @param leaseHolder the owner-lease acquisition the job held when this state was taken, empty in
  *     state written before it was kept: a restart of a job that lost that acquisition to another
  *     run is refused, so that it does not take the tunnel back
+ * @param tables in a source of several tables, each table's state by table name (each as a source
+ *     of one table keeps it, its tunnel and lease its own); the fields above are then empty but the
+ *     consumer id and checkpoint id. Empty in a source of one table.
  */
 @Internal
 public record EnumeratorState(
@@ -32,7 +35,8 @@ public record EnumeratorState(
         Optional<String> consumerId,
         Map<String, Entry> splits,
         Optional<Long> checkpointId,
-        Optional<String> leaseHolder) {
+        Optional<String> leaseHolder,
+        Map<String, EnumeratorState> tables) {
 
     /** One known channel. */
     public record Entry(ChannelSplit split, SplitStatus status) {
@@ -48,6 +52,39 @@ public record EnumeratorState(
         Objects.requireNonNull(checkpointId, "checkpointId");
         Objects.requireNonNull(leaseHolder, "leaseHolder");
         splits = Collections.unmodifiableMap(new TreeMap<>(splits));
+        tables = Collections.unmodifiableMap(new TreeMap<>(tables));
+    }
+
+    /** The state of one table (as version 4 of the serializer stored it). */
+    public EnumeratorState(
+            Optional<String> tunnelId,
+            Optional<String> consumerId,
+            Map<String, Entry> splits,
+            Optional<Long> checkpointId,
+            Optional<String> leaseHolder) {
+        this(tunnelId, consumerId, splits, checkpointId, leaseHolder, Map.of());
+    }
+
+    /** The state of a source of several tables: each table's by name. */
+    public static EnumeratorState ofTables(
+            String consumerId, long checkpointId, Map<String, EnumeratorState> tables) {
+        return new EnumeratorState(
+                Optional.empty(),
+                Optional.of(consumerId),
+                Map.of(),
+                Optional.of(checkpointId),
+                Optional.empty(),
+                tables);
+    }
+
+    /** Whether this is the state of a source of several tables. */
+    public boolean ofSeveralTables() {
+        return !tables.isEmpty();
+    }
+
+    /** Whether this is the state of a source of one table that has connected. */
+    public boolean ofOneTable() {
+        return tables.isEmpty() && tunnelId.isPresent();
     }
 
     /** A state without the lease acquisition (as version 3 of the serializer stored it). */

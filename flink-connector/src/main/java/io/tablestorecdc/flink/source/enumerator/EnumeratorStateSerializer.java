@@ -18,8 +18,10 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * the split in {@link ChannelSplitSerializer} version 1. Version 2: as version 1 with the
  * consumer-id flag and UTF right after the tunnel id. Version 3: as version 2 with the
  * checkpoint-id flag and long after the consumer id. Version 4: as version 3 with the lease-holder
- * flag and UTF after the checkpoint id. Old versions stay readable; trailing bytes and unknown
- * versions are rejected with a message.
+ * flag and UTF after the checkpoint id. Version 5: as version 4 with the splits in {@link
+ * ChannelSplitSerializer} version 2, then the count of tables (int) and per table its name (UTF)
+ * and its state in version 5 (a source of several tables). Old versions stay readable; trailing
+ * bytes and unknown versions are rejected with a message.
  */
 @Internal
 public final class EnumeratorStateSerializer implements SimpleVersionedSerializer<EnumeratorState> {
@@ -28,7 +30,8 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
     public static final int VERSION_2 = 2;
     public static final int VERSION_3 = 3;
     public static final int VERSION_4 = 4;
-    public static final int CURRENT_VERSION = VERSION_4;
+    public static final int VERSION_5 = 5;
+    public static final int CURRENT_VERSION = VERSION_5;
 
     @Override
     public int getVersion() {
@@ -38,6 +41,11 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
     @Override
     public byte[] serialize(EnumeratorState state) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(256);
+        write(state, out);
+        return out.getCopyOfBuffer();
+    }
+
+    private static void write(EnumeratorState state, DataOutputSerializer out) throws IOException {
         writeOptional(state.tunnelId(), out);
         writeOptional(state.consumerId(), out);
         out.writeBoolean(state.checkpointId().isPresent());
@@ -50,7 +58,11 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
             out.writeUTF(entry.status().code());
             ChannelSplitSerializer.write(entry.split(), out);
         }
-        return out.getCopyOfBuffer();
+        out.writeInt(state.tables().size());
+        for (Map.Entry<String, EnumeratorState> table : state.tables().entrySet()) {
+            out.writeUTF(table.getKey());
+            write(table.getValue(), out);
+        }
     }
 
     private static void writeOptional(Optional<String> value, DataOutputSerializer out)
@@ -67,7 +79,7 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
 
     @Override
     public EnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version < VERSION_1 || version > VERSION_4) {
+        if (version < VERSION_1 || version > VERSION_5) {
             throw new IOException(
                     "Unknown enumerator state version "
                             + version
@@ -77,6 +89,12 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
                             + " the connector to restore it.");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
+        EnumeratorState state = read(version, in);
+        ChannelSplitSerializer.requireFullyRead(in, "enumerator state");
+        return state;
+    }
+
+    private static EnumeratorState read(int version, DataInputDeserializer in) throws IOException {
         Optional<String> tunnelId = readOptional(in);
         Optional<String> consumerId = version >= VERSION_2 ? readOptional(in) : Optional.empty();
         Optional<Long> checkpointId =
@@ -91,11 +109,24 @@ public final class EnumeratorStateSerializer implements SimpleVersionedSerialize
         Map<String, EnumeratorState.Entry> splits = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             SplitStatus status = readStatus(in.readUTF());
-            ChannelSplit split = ChannelSplitSerializer.read(ChannelSplitSerializer.VERSION_1, in);
+            ChannelSplit split =
+                    ChannelSplitSerializer.read(
+                            version >= VERSION_5
+                                    ? ChannelSplitSerializer.VERSION_2
+                                    : ChannelSplitSerializer.VERSION_1,
+                            in);
             splits.put(split.splitId(), new EnumeratorState.Entry(split, status));
         }
-        ChannelSplitSerializer.requireFullyRead(in, "enumerator state");
-        return new EnumeratorState(tunnelId, consumerId, splits, checkpointId, leaseHolder);
+        Map<String, EnumeratorState> tables = new LinkedHashMap<>();
+        int tableCount = version >= VERSION_5 ? in.readInt() : 0;
+        if (tableCount < 0) {
+            throw new IOException("Corrupt enumerator state: negative table count " + tableCount);
+        }
+        for (int i = 0; i < tableCount; i++) {
+            String table = in.readUTF();
+            tables.put(table, read(version, in));
+        }
+        return new EnumeratorState(tunnelId, consumerId, splits, checkpointId, leaseHolder, tables);
     }
 
     private static SplitStatus readStatus(String code) throws IOException {

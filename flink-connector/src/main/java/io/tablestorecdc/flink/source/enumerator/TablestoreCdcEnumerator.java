@@ -1,27 +1,33 @@
 package io.tablestorecdc.flink.source.enumerator;
 
-import io.tablestorecdc.checkpoint.gate.GateDecision;
-import io.tablestorecdc.checkpoint.gate.ParentChildGate;
 import io.tablestorecdc.checkpoint.lifecycle.ClassPreload;
-import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
-import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
-import io.tablestorecdc.checkpoint.model.ServerChannel;
-import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
-import io.tablestorecdc.checkpoint.model.TunnelType;
+import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
+import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
+import io.tablestorecdc.checkpoint.settings.TableSelection;
+import io.tablestorecdc.checkpoint.settings.TunnelCreation;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
+import io.tablestorecdc.checkpoint.tunnel.ForwardingTunnelProxy;
+import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
 import io.tablestorecdc.flink.source.MetaTableClientFactory;
+import io.tablestorecdc.flink.source.TunnelMetricGauges;
 import io.tablestorecdc.flink.source.TunnelProxyFactory;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
-import io.tablestorecdc.flink.source.event.ServerFinishedCheck;
+import io.tablestorecdc.flink.source.event.TablesReadEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
@@ -30,30 +36,33 @@ import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
-import org.apache.flink.util.FlinkRuntimeException;
+import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tunnel client of a Flink job, a thin adapter over the core (docs/design.md, "The consumer
- * model"). By role: {@link TunnelConnection} schedules the core's consumer (open and close order,
- * fencing by the owner lease, invariant 8) and lists on the worker thread; the core's {@link
- * ParentChildGate} decides which channels the server opened may become splits (invariant 4); {@link
- * SplitTracker} keeps every split's state, tombstones included (invariant 6); {@link SplitAssigner}
- * hands splits to readers (waiting for every reader before the first assignment); {@link
- * CheckpointCommits} maps Flink checkpoints onto the core's commit model, so that a finish reaches
- * the server only after a checkpoint that contains it completed (invariant 3); {@link
- * SourceCompletion} says when a bounded source is done.
+ * The enumerator of a Tablestore CDC source: one {@link TableEnumerator} per table read, each the
+ * tunnel client of its table (its own tunnel, lease, meta rows and state), sharing the source's
+ * readers and one SDK tunnel client and meta table client for the instance.
  *
- * <p>Threads: this class and its tracker are touched only in the coordinator thread; the connection
- * runs on the worker thread and shares only thread-safe state (the push ledger, the tracker's
- * immutable {@code knownIds}).
+ * <p>A source of one table is its table's enumerator, with the splits, events, state and metrics it
+ * always had. In a source of several tables a split names its table ({@code <table>/<channel id>}),
+ * each table's metrics are under {@code table.<name>}, the checkpointed state holds each table's
+ * state by name, and one checkpoint covers every table's channels. With a pattern, the instance's
+ * tables are listed every {@code table.discovery.interval}: a new match is read from its earliest
+ * change, and a table that is gone is closed and counted in {@code tablesDropped}, its splits ended
+ * in the readers.
+ *
+ * <p>Coordinator thread only, but the listing, which runs on the worker thread.
  */
 @Internal
 public final class TablestoreCdcEnumerator
         implements SplitEnumerator<ChannelSplit, EnumeratorState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TablestoreCdcEnumerator.class);
+
+    /** The metric group of one table of a source of several: {@code table.<name>}. */
+    public static final String TABLE_GROUP = "table";
 
     /** The jars of the connector and of the Tablestore SDK (one jar when shaded). */
     private static final List<Class<?>> CLOSE_PATH_ANCHORS =
@@ -73,26 +82,18 @@ public final class TablestoreCdcEnumerator
     private final TunnelProxyFactory proxyFactory;
     private final MetaTableClientFactory metaFactory;
     private final String consumerId;
-    private final SplitTracker splits;
-    private final SplitAssigner assigner = SplitAssigner.balanced();
-    private final CheckpointCommits commits = new CheckpointCommits();
-    private final CommitWait commitWait =
-            new CommitWait(CommitWait.DEFAULT_PATIENCE, System::nanoTime);
+    private final EnumeratorState restored;
+    private final boolean several;
+    private final Map<String, TableEnumerator> tables = new TreeMap<>();
 
-    private final Optional<Long> restoredFrom;
-    private final Optional<String> restoredHolder;
-    private final boolean restoredState;
-    private Set<String> skipped = Set.of();
-    private ServerFinishedCheck serverFinished = ServerFinishedCheck.none();
-    private Optional<String> tunnelId;
-    private TunnelType tunnelType;
-    private TunnelConnection connection;
-    private CommitPublisher publisher;
-    private boolean firstAssignmentDone;
+    /** Tables read before and no longer (dropped, or no longer selected). */
+    private final Set<String> dropped = new TreeSet<>();
+
+    private final Map<String, MetricGroup> tableGroups = new TreeMap<>();
+    private TunnelProxy proxy;
+    private MetaTableClient metaClient;
     private boolean noMoreSplits;
-    private List<ServerChannel> lastListing = List.of();
-    private int finishRoundsListed;
-    private volatile boolean closing;
+    private boolean closed;
 
     public TablestoreCdcEnumerator(
             SplitEnumeratorContext<ChannelSplit> context,
@@ -106,187 +107,214 @@ public final class TablestoreCdcEnumerator
         this.proxyFactory = proxyFactory;
         this.metaFactory = metaFactory;
         this.consumerId = consumerId;
-        this.tunnelId = restored.tunnelId();
-        this.restoredFrom = restored.checkpointId();
-        this.restoredHolder = restored.leaseHolder();
-        this.restoredState = restored.tunnelId().isPresent();
-        this.splits = SplitTracker.restore(restored);
-        commits.restore(restored);
-        // Restored assignments live in the readers' restored state.
-        firstAssignmentDone = splits.assignedCount() > 0;
+        this.restored = restored;
+        this.several = config.readsSeveralTables();
+        requireStateOfThisKind();
+    }
+
+    /**
+     * Refuses state of the other kind: a source of one table restored from the state of several, or
+     * the reverse, would lose the place of every table but one.
+     */
+    private void requireStateOfThisKind() {
+        String selection = config.settings().selection().describe();
+        if (several && restored.ofOneTable()) {
+            throw new IllegalArgumentException(
+                    "The state was taken by a source of one table, but this source reads "
+                            + selection
+                            + ". Restore it with that one table in table.name, or start the"
+                            + " source of several tables without state (its tables' tunnels"
+                            + " must not be read by another job).");
+        }
+        if (!several && restored.ofSeveralTables()) {
+            throw new IllegalArgumentException(
+                    "The state was taken by a source of several tables ("
+                            + String.join(", ", restored.tables().keySet())
+                            + "), but this source reads "
+                            + selection
+                            + ". Restore it with the same table.name or table.pattern, or start"
+                            + " without state.");
+        }
     }
 
     @Override
     public void start() {
         // Flink may close the job's classloader while close() still runs (see ClassPreload).
         ClassPreload.load(CLOSE_PATH_ANCHORS, CLOSE_PATH);
+        proxy =
+                TunnelMetricGauges.registerOn(context.metricGroup())
+                        .track(proxyFactory.create(config));
         try {
-            connection =
-                    TunnelConnection.open(
-                            config,
-                            proxyFactory,
-                            metaFactory,
-                            context.metricGroup(),
-                            consumerId,
-                            tunnelId,
-                            restoredHolder,
-                            commits.pushes());
+            metaClient = metaFactory.create(config);
         } catch (RuntimeException e) {
-            OwnershipLoss.rethrow(e); // a restart of a job that lost its lease is not restarted
+            proxy.close();
+            proxy = null;
             throw e;
         }
-        tunnelId = Optional.of(connection.tunnel().tunnelId());
-        tunnelType = connection.tunnel().type();
-        lastListing = connection.tunnel().channels();
-        if (restoredState) {
-            RestoredState.Outcome restore =
-                    RestoredState.check(
-                            config, splits, commits, connection, restoredFrom, lastListing);
-            skipped = restore.skipped();
-            serverFinished = restore.forReaders();
+        if (!several) {
+            open(config.tableName(), config, restored);
+            return;
         }
-        // A restored state is a completed checkpoint: its finishes are durable, and those the
-        // server does not show terminated may never have reached it.
-        commits.pushes().restoredFinishes(splits.finishedIds(), lastListing);
+        context.metricGroup().gauge("tables", tables::size);
+        context.metricGroup().gauge("tablesDropped", dropped::size);
+        List<String> selected = config.settings().selectedTables(this::listTables);
+        for (String table : selected) {
+            EnumeratorState state = restored.tables().get(table);
+            if (state != null || !restored.ofSeveralTables()) {
+                open(
+                        table,
+                        config.forTable(table),
+                        Optional.ofNullable(state).orElseGet(EnumeratorState::initial));
+            } else {
+                // Joined after the first start (created or added while the job was down): read
+                // from its earliest change, as a table found while running is.
+                LOG.info(
+                        "Table {} is new to the restored state: reading it through tunnel {} from"
+                                + " its earliest change",
+                        table,
+                        config.tunnelName());
+                open(table, config.forNewTable(table), EnumeratorState.initial());
+            }
+        }
+        for (String table : restored.tables().keySet()) {
+            if (!tables.containsKey(table)) {
+                dropped.add(table);
+                LOG.warn(
+                        "The state holds table {}, which {} no longer selects: its changes are not"
+                                + " read any more",
+                        table,
+                        config.settings().selection().describe());
+            }
+        }
         LOG.info(
-                "Tablestore CDC enumerator connected to tunnel {} ({}) of table {} as client {},"
-                        + " owner {}; restored {} unassigned, {} assigned, {} finished channel(s)",
+                "Tablestore CDC source reads {} table(s) through tunnel {}: {}",
+                tables.size(),
                 config.tunnelName(),
-                tunnelType,
-                config.tableName(),
-                connection.consumer().clientId().clientId(),
-                consumerId,
-                splits.unassignedCount(),
-                splits.assignedCount(),
-                splits.finishedCount());
-        publisher =
-                new CommitPublisher(
-                        context, commits, connection, this::signalNoMoreSplitsIfComplete);
-        registerMetrics();
-        long tick =
-                Math.min(
-                        config.discoveryInterval().toMillis(),
-                        config.heartbeatInterval().toMillis());
-        context.callAsync(
-                () -> connection.discover(splits.knownIds()), this::onDiscovery, 0L, tick);
-        pushCommitted();
-    }
-
-    private void onDiscovery(ChannelDiscovery discovery, Throwable error) {
-        if (closing) {
-            return; // a round that raced with close(); its session is gone
+                tables.keySet());
+        if (discovers()) {
+            long interval = config.settings().selection().discoveryInterval().toMillis();
+            context.callAsync(this::listTables, this::onListing, interval, interval);
         }
-        if (error != null) {
-            OwnershipLoss.rethrow(error);
-            throw new FlinkRuntimeException(
-                    "Discovering the channels of tunnel '"
-                            + config.tunnelName()
-                            + "' failed: "
-                            + error.getMessage(),
-                    error);
-        }
-        lastListing = discovery.listing();
-        finishRoundsListed = discovery.finishPushesCovered();
-        adopt(discovery);
-        assignPending();
-        signalNoMoreSplitsIfComplete();
-        commitWait.observe(splits.uncommittedFinishes(), config.tunnelName()).ifPresent(LOG::warn);
     }
 
     /**
-     * Adopts the channels the server opened to this client that the core's gate lets through: one
-     * the server finished before this job saw it becomes a tombstone; one the gate holds (a stream
-     * channel while base data is unfinished, one the listing does not show open to this client)
-     * stays unknown, and a later round offers it again.
+     * A pattern is listed again on its interval; a bounded source keeps the tables it began with.
      */
-    private void adopt(ChannelDiscovery discovery) {
-        Map<String, ChannelCheckpoint> entries = splits.entries();
-        Map<String, ChannelSplit> fresh = new TreeMap<>();
-        discovery.candidates().values().stream()
-                .filter(split -> !splits.isKnown(split.splitId()))
-                .forEach(
-                        split -> {
-                            fresh.put(split.splitId(), split);
-                            entries.put(
-                                    split.splitId(),
-                                    ChannelCheckpoint.adopted(
-                                            split.splitId(), split.type(), split.position()));
-                        });
-        Map<String, ServerChannel> listed = new TreeMap<>();
-        discovery.listing().forEach(c -> listed.put(c.channelId(), c));
-        GateDecision gate =
-                new ParentChildGate(
-                                tunnelType,
-                                Optional.of(connection.consumer().clientId().clientId()))
-                        .decide(entries, listed);
-        for (ChannelSplit split : fresh.values()) {
-            if (split.isFinished()) {
-                splits.addFinished(split); // finished before this job saw it
-            } else if (gate.isReadable(split.splitId())) {
-                LOG.info("Discovered channel {} at {}", split.splitId(), split.position());
-                splits.addUnassigned(split);
-            } else {
-                LOG.debug(
-                        "Holding channel {}: {}",
-                        split.splitId(),
-                        gate.held().get(split.splitId()));
+    private boolean discovers() {
+        return config.settings().selection().discovers()
+                && config.stopAt().isEmpty()
+                && config.tunnelCreation() != TunnelCreation.BASE;
+    }
+
+    private List<String> listTables() {
+        return SdkTableService.listTables(config.tablestoreEndpoint());
+    }
+
+    private void open(String table, TablestoreCdcSourceConfig tableConfig, EnumeratorState state) {
+        TableEnumerator enumerator =
+                new TableEnumerator(
+                        context,
+                        new Link(table),
+                        tableConfig,
+                        sharedProxy(),
+                        sharedMetaClient(),
+                        consumerId,
+                        state);
+        tables.put(table, enumerator);
+        try {
+            enumerator.start();
+        } catch (RuntimeException e) {
+            tables.remove(table);
+            try {
+                enumerator.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * A listing of the instance's tables (a pattern's): a new match is opened at its earliest
+     * change, a table gone is closed. A listing or a new table that fails is tried again at the
+     * next listing, with a warning: one table not ready yet does not fail the others.
+     */
+    private void onListing(List<String> existing, Throwable error) {
+        if (closed) {
+            return;
+        }
+        TableSelection selection = config.settings().selection();
+        String interval = TableSelection.text(selection.discoveryInterval());
+        if (error != null) {
+            LOG.warn(
+                    "Could not list the tables of instance {}, trying again in {}: {}",
+                    config.instanceName(),
+                    interval,
+                    error.getMessage());
+            return;
+        }
+        Set<String> now = new HashSet<>(existing);
+        boolean changed = false;
+        for (String table : List.copyOf(tables.keySet())) {
+            if (!now.contains(table)) {
+                drop(table);
+                changed = true;
+            }
+        }
+        List<TableEnumerator> found = new ArrayList<>();
+        for (String table : existing) {
+            if (tables.containsKey(table) || !selection.selects(table, config.metaTable())) {
                 continue;
             }
-            commits.adopt(split.splitId(), split.type(), split.position());
-        }
-    }
-
-    private void assignPending() {
-        Set<Integer> readers = context.registeredReaders().keySet();
-        if (splits.unassignedCount() == 0 || readers.isEmpty()) {
-            return;
-        }
-        if (!firstAssignmentDone && readers.size() < context.currentParallelism()) {
-            return; // wait for every reader, so the first assignment is balanced
-        }
-        if (awaitsReaderJudgement()) {
-            return;
-        }
-        Map<Integer, List<ChannelSplit>> plan =
-                assigner.assign(List.copyOf(splits.unassigned().values()), splits.load(readers));
-        plan.forEach((subtask, given) -> given.forEach(s -> splits.markAssigned(s, subtask)));
-        context.assignSplits(new SplitsAssignment<>(plan));
-        firstAssignmentDone = true;
-        LOG.info("Assigned channels {}", plan);
-    }
-
-    /**
-     * Whether a reader still judges a restored assigned channel the server finished ({@link
-     * RestoredState}): nothing new is assigned until it reported the channel finished (its state
-     * held it finished, or it ended it unread under {@code on.server.ahead=skip}). Under {@code
-     * fail} the reader fails first, so the job fails with the reason, not with a split event lost
-     * to a failed reader.
-     */
-    private boolean awaitsReaderJudgement() {
-        for (String id : serverFinished.channelIds()) {
-            if (!splits.isFinished(id)) {
-                LOG.debug("Holding new channels until a reader has judged channel {}", id);
-                return true;
+            try {
+                open(table, config.forNewTable(table), EnumeratorState.initial());
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "Table {} matches {} but cannot be read yet, trying again in {}: {}",
+                        table,
+                        selection.describe(),
+                        interval,
+                        e.getMessage());
+                continue;
             }
+            dropped.remove(table);
+            found.add(tables.get(table));
+            changed = true;
+            LOG.info(
+                    "Found table {} matching {}: reading it through tunnel {} from its earliest"
+                            + " change",
+                    table,
+                    selection.describe(),
+                    config.tunnelName());
         }
-        return false;
+        if (changed) {
+            // The readers learn of a table before they get its client, and its splits after.
+            Set<Integer> readers = context.registeredReaders().keySet();
+            tellTablesRead(readers);
+            found.forEach(table -> readers.forEach(table::addReader));
+        }
     }
 
-    private void signalNoMoreSplitsIfComplete() {
-        if (noMoreSplits) {
-            return;
+    /** Closes a table that is gone: its channels are not read any more. */
+    private void drop(String table) {
+        TableEnumerator enumerator = tables.remove(table);
+        dropped.add(table);
+        LOG.warn(
+                "Table {} is gone: closing its tunnel {} (changes not yet read are not read)",
+                table,
+                config.tunnelName());
+        try {
+            enumerator.close();
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Closing the tunnel client of dropped table {} failed: {}", table, describe(e));
         }
-        boolean complete =
-                SourceCompletion.baseDataComplete(tunnelType, splits, lastListing)
-                        || (config.stopAt().isPresent()
-                                && SourceCompletion.stopAtComplete(
-                                        splits, lastListing, commits.pushes(), finishRoundsListed));
-        if (complete) {
-            noMoreSplits = true;
-            LOG.info(
-                    "All channels of tunnel {} finished or stopped at the end position",
-                    config.tunnelName());
-            context.registeredReaders().keySet().forEach(context::signalNoMoreSplits);
+    }
+
+    private void tellTablesRead(Set<Integer> readers) {
+        if (several) {
+            TablesReadEvent event = new TablesReadEvent(tables.keySet());
+            readers.forEach(r -> context.sendEventToSourceReader(r, event));
         }
     }
 
@@ -297,178 +325,156 @@ public final class TablestoreCdcEnumerator
 
     @Override
     public void addSplitsBack(List<ChannelSplit> given, int subtaskId) {
-        // Flink restarts a failed reader from the last completed checkpoint and gives back the
-        // splits assigned since; finishes it reported since are undone too (the enumerator may
-        // outlive the reader: a regional failover keeps it).
-        List<String> reverted = splits.revertFinishes(subtaskId, commits::isCommittedFinish);
-        if (!reverted.isEmpty()) {
-            commits.undoFinishes(reverted);
-            LOG.info(
-                    "Reader {} restarted before its finish of channels {} was committed: they are"
-                            + " its channels again until it reports them finished again",
-                    subtaskId,
-                    reverted);
-        }
-        splits.giveBack(given);
-        LOG.info("Reader {} gave back channels {}", subtaskId, given);
-        assignPending();
+        // Every table hears of the reader's restart: its finishes since are undone.
+        Map<TableEnumerator, List<ChannelSplit>> back =
+                byTable(given, s -> s.table(), ChannelSplit::withoutTable);
+        tables.values().forEach(t -> t.addSplitsBack(back.getOrDefault(t, List.of()), subtaskId));
     }
 
     @Override
     public void addReader(int subtaskId) {
-        if (connection != null) {
-            context.sendEventToSourceReader(
-                    subtaskId,
-                    new TunnelClientEvent(
-                            connection.consumer().clientId(), skipped, serverFinished));
-        }
-        assignPending();
+        tellTablesRead(Set.of(subtaskId));
+        tables.values().forEach(t -> t.addReader(subtaskId));
         if (noMoreSplits) {
             context.signalNoMoreSplits(subtaskId);
         }
     }
 
-    private void reportCatchUp(CommittedPositionsEvent committed) {
-        if (connection == null) {
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (!several) {
+            only().ifPresent(t -> t.handleSourceEvent(subtaskId, event));
             return;
         }
-        for (ChannelSplit split : committed.positions()) {
-            if (committed.caughtUp().contains(split.splitId())) {
-                connection.consumer().catchUp().caughtUp(split.splitId(), split.position());
-            } else {
-                connection.consumer().catchUp().behind(split.splitId());
-            }
+        if (event instanceof ChannelsFinishedEvent finished) {
+            byTable(
+                            finished.channelIds(),
+                            TablestoreCdcEnumerator::tableOf,
+                            ChannelSplit::channelOf)
+                    .forEach(
+                            (t, ids) ->
+                                    t.handleSourceEvent(subtaskId, new ChannelsFinishedEvent(ids)));
+        } else if (event instanceof ChannelsStoppedEvent stopped) {
+            byTable(stopped.channelIds(), TablestoreCdcEnumerator::tableOf, ChannelSplit::channelOf)
+                    .forEach(
+                            (t, ids) ->
+                                    t.handleSourceEvent(subtaskId, new ChannelsStoppedEvent(ids)));
+        } else if (event instanceof CommittedPositionsEvent committed) {
+            Map<TableEnumerator, List<String>> caughtUp =
+                    byTable(
+                            List.copyOf(committed.caughtUp()),
+                            TablestoreCdcEnumerator::tableOf,
+                            ChannelSplit::channelOf);
+            byTable(committed.positions(), s -> s.table(), ChannelSplit::withoutTable)
+                    .forEach(
+                            (t, positions) ->
+                                    t.handleSourceEvent(
+                                            subtaskId,
+                                            new CommittedPositionsEvent(
+                                                    committed.checkpointId(),
+                                                    positions,
+                                                    Set.copyOf(
+                                                            caughtUp.getOrDefault(t, List.of())))));
+        } else {
+            LOG.warn("Ignoring unknown source event {} from reader {}", event, subtaskId);
         }
     }
 
-    @Override
-    public void handleSourceEvent(int subtaskId, SourceEvent event) {
-        if (event instanceof ChannelsFinishedEvent finished) {
-            for (String id : finished.channelIds()) {
-                boolean known = splits.isKnown(id);
-                if (splits.finish(id, subtaskId)) { // false for a repeat after a restore
-                    LOG.info("Channel {} finished (reader {})", id, subtaskId);
-                }
-                if (!known) {
-                    LOG.warn("Reader {} reports unknown channel {} finished", subtaskId, id);
-                    commits.pushes().owe(id);
-                }
-            }
-            assignPending();
-        } else if (event instanceof ChannelsStoppedEvent stopped) {
-            for (String id : stopped.channelIds()) {
-                if (splits.stop(id)) {
-                    LOG.info("Channel {} stopped at the end position (reader {})", id, subtaskId);
-                }
-            }
-        } else if (event instanceof CommittedPositionsEvent committed) {
-            commits.committed(committed.positions());
-            reportCatchUp(committed);
-            pushCommitted();
-            return;
-        } else {
-            LOG.warn("Ignoring unknown source event {} from reader {}", event, subtaskId);
-            return;
-        }
-        signalNoMoreSplitsIfComplete();
+    private static Optional<String> tableOf(String splitId) {
+        return Optional.of(ChannelSplit.tableOf(splitId));
     }
 
     /**
-     * The checkpoint's state, after one read of the owner row: Flink takes it when a checkpoint
-     * starts, before the checkpoint's barriers leave the sources, so that a job whose lease was
-     * taken over completes no checkpoint it starts after that (its sinks commit nothing more) and
-     * fails without restarts (invariant 8). A meta-table error does not fail the checkpoint: the
-     * lease outlives it, and the next renewal tells.
+     * {@code items} grouped by the enumerator of their table (items of tables no longer read are
+     * left out), each turned into what the table's enumerator knows.
+     */
+    private <I, O> Map<TableEnumerator, List<O>> byTable(
+            List<I> items, Function<I, Optional<String>> table, Function<I, O> own) {
+        Map<TableEnumerator, List<O>> grouped = new java.util.LinkedHashMap<>();
+        for (I item : items) {
+            Optional<TableEnumerator> enumerator =
+                    several ? table.apply(item).map(tables::get) : only();
+            if (enumerator.isPresent()) {
+                grouped.computeIfAbsent(enumerator.get(), k -> new ArrayList<>())
+                        .add(own.apply(item));
+            } else {
+                LOG.debug("Ignoring {} of a table no longer read", item);
+            }
+        }
+        return grouped;
+    }
+
+    private Optional<TableEnumerator> only() {
+        return tables.values().stream().findFirst();
+    }
+
+    /**
+     * The checkpoint's state: every table's, each taken as a source of one table takes it (after
+     * one read of the table's owner row, invariant 8), so that one checkpoint covers every table.
      */
     @Override
     public EnumeratorState snapshotState(long checkpointId) {
-        Optional<String> holder = Optional.empty();
-        if (connection != null) {
-            requireOwnershipFor(checkpointId);
-            holder = Optional.of(connection.consumer().holder());
+        if (!several) {
+            return only().map(t -> t.snapshotState(checkpointId))
+                    .orElseGet(
+                            () ->
+                                    new EnumeratorState(
+                                            restored.tunnelId(),
+                                            Optional.of(consumerId),
+                                            restored.splits(),
+                                            Optional.of(checkpointId),
+                                            restored.leaseHolder()));
         }
-        commitWait.checkpointBegun();
-        commits.recordSnapshot(checkpointId, splits.finishedIds());
-        return new EnumeratorState(
-                tunnelId,
-                Optional.of(consumerId),
-                splits.snapshot(),
-                Optional.of(checkpointId),
-                holder);
-    }
-
-    private void requireOwnershipFor(long checkpointId) {
-        try {
-            connection.consumer().requireOwnership();
-        } catch (OwnershipLostException lost) {
-            // Declines the checkpoint, and fails the job: a restart would take the tunnel back.
-            context.callAsync(
-                    () -> {
-                        throw lost;
-                    },
-                    (ignored, error) -> OwnershipLoss.rethrow(error));
-            throw lost;
-        } catch (RuntimeException unreadable) {
-            LOG.warn(
-                    "Could not read the owner lease of tunnel '{}' for checkpoint {}; taking it"
-                            + " (the next renewal checks the lease): {}",
-                    config.tunnelName(),
-                    checkpointId,
-                    unreadable.getMessage());
-        }
+        Map<String, EnumeratorState> states = new TreeMap<>();
+        tables.forEach((name, table) -> states.put(name, table.snapshotState(checkpointId)));
+        return EnumeratorState.ofTables(consumerId, checkpointId, states);
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        splits.durable(commits.completed(checkpointId));
-        if (publisher != null) {
-            publisher.writeMeta(checkpointId); // adoptions recorded before finishes are pushed
-            publisher.push();
-        }
+        tables.values().forEach(t -> t.notifyCheckpointComplete(checkpointId));
     }
 
-    /** Pushes what is committed and the server lacks (the core's plan), on the worker thread. */
-    private void pushCommitted() {
-        if (publisher != null) {
-            publisher.push();
-        }
-    }
-
-    /** Makes the next discovery round renew the owner lease (tests). */
+    /** Makes the next discovery round of every table renew its owner lease (tests). */
     @VisibleForTesting
     void requestLeaseRenewal() {
-        connection.consumer().renewNextTick();
+        tables.values().forEach(TableEnumerator::requestLeaseRenewal);
     }
 
-    /** Makes the next discovery round heartbeat first (tests). */
+    /** Makes the next discovery round of every table heartbeat first (tests). */
     @VisibleForTesting
     void requestHeartbeat() {
-        connection.consumer().heartbeatNextTick();
+        tables.values().forEach(TableEnumerator::requestHeartbeat);
     }
 
-    private void registerMetrics() {
-        context.metricGroup().gauge("channelsUnassigned", splits::unassignedCount);
-        context.metricGroup().gauge("channelsAssigned", splits::assignedCount);
-        context.metricGroup().gauge("channelsFinished", splits::finishedCount);
-        context.metricGroup().gauge("channelsFinishedUncommitted", splits::uncommittedFinishes);
-        context.metricGroup().gauge("channelsSkippedOnServerAhead", () -> skipped.size());
-        context.metricGroup()
-                .gauge(
-                        "channelsWaitingOnServer",
-                        () ->
-                                lastListing.stream()
-                                        .filter(c -> c.status() == ServerChannelStatus.WAIT)
-                                        .count());
+    /** The tables read now (tests). */
+    @VisibleForTesting
+    Set<String> tables() {
+        return Set.copyOf(tables.keySet());
     }
 
+    /**
+     * Closes every table's connection in the core's order, then the shared clients; every step runs
+     * even when one before failed. A second call does nothing.
+     */
     @Override
     public void close() {
-        closing = true;
-        if (connection == null) {
+        if (closed) {
             return;
         }
+        closed = true;
+        CloseSequence closing = CloseSequence.of("the Tablestore CDC enumerator");
+        for (TableEnumerator table : tables.values()) {
+            closing.then("close the tunnel client of table " + table.table(), table::close);
+        }
+        if (proxy != null) {
+            closing.then("close the tunnel client", proxy::close);
+        }
+        if (metaClient != null) {
+            closing.then("close the meta table client", metaClient::close);
+        }
         try {
-            connection.close();
+            closing.finish();
         } catch (RuntimeException | Error e) {
             // Flink closes a coordinator quietly: say here what failed. The message only: a stack
             // trace's classes may no longer be loadable once the job's classloader is closed.
@@ -483,5 +489,106 @@ public final class TablestoreCdcEnumerator
             text.append("; also ").append(s);
         }
         return text.toString();
+    }
+
+    /** The tunnel client as one table uses it: the source closes it after every table. */
+    private TunnelProxy sharedProxy() {
+        return new ForwardingTunnelProxy(proxy) {
+            @Override
+            public void close() {
+                // The source closes the shared client after every table's consumer.
+            }
+        };
+    }
+
+    /** The meta table client as one table uses it: the source closes it after every table. */
+    private MetaTableClient sharedMetaClient() {
+        return new ForwardingMetaTableClient(metaClient) {
+            @Override
+            public void close() {
+                // The source closes the shared client after every table's consumer.
+            }
+        };
+    }
+
+    private void completed() {
+        if (noMoreSplits || tables.isEmpty() || discovers()) {
+            return;
+        }
+        if (tables.values().stream().allMatch(TableEnumerator::isComplete)) {
+            noMoreSplits = true;
+            context.registeredReaders().keySet().forEach(context::signalNoMoreSplits);
+        }
+    }
+
+    /** One table's way to the readers. */
+    private final class Link implements TableLink {
+        private final String table;
+
+        Link(String table) {
+            this.table = table;
+        }
+
+        @Override
+        public MetricGroup metrics() {
+            return several
+                    ? tableGroups.computeIfAbsent(
+                            table, t -> context.metricGroup().addGroup(TABLE_GROUP, t))
+                    : context.metricGroup();
+        }
+
+        @Override
+        public Map<Integer, Integer> load(Set<Integer> readers) {
+            Map<Integer, Integer> load = new TreeMap<>();
+            readers.forEach(r -> load.put(r, 0));
+            for (TableEnumerator enumerator : tables.values()) {
+                enumerator.load(readers).forEach((r, n) -> load.merge(r, n, Integer::sum));
+            }
+            return load;
+        }
+
+        @Override
+        public void assign(Map<Integer, List<ChannelSplit>> plan) {
+            if (!several) {
+                context.assignSplits(new SplitsAssignment<>(plan));
+                return;
+            }
+            Map<Integer, List<ChannelSplit>> named = new TreeMap<>();
+            plan.forEach(
+                    (subtask, splits) ->
+                            named.put(
+                                    subtask, splits.stream().map(s -> s.inTable(table)).toList()));
+            context.assignSplits(new SplitsAssignment<>(named));
+        }
+
+        @Override
+        public void send(int subtask, TunnelClientEvent event) {
+            context.sendEventToSourceReader(subtask, several ? event.forTable(table) : event);
+        }
+
+        @Override
+        public boolean isGone(Throwable error) {
+            if (!several || closed || !tables.containsKey(table)) {
+                return false;
+            }
+            List<String> existing;
+            try {
+                existing = listTables();
+            } catch (RuntimeException e) {
+                error.addSuppressed(e);
+                return false;
+            }
+            if (existing.contains(table)) {
+                return false;
+            }
+            drop(table);
+            tellTablesRead(context.registeredReaders().keySet());
+            return true;
+        }
+
+        @Override
+        public void completed() {
+            TablestoreCdcEnumerator.this.completed();
+        }
     }
 }

@@ -9,9 +9,6 @@ import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.tunnel.TunnelDescription;
 import io.tablestorecdc.checkpoint.tunnel.TunnelProxy;
-import io.tablestorecdc.flink.source.MetaTableClientFactory;
-import io.tablestorecdc.flink.source.TunnelMetricGauges;
-import io.tablestorecdc.flink.source.TunnelProxyFactory;
 import io.tablestorecdc.flink.source.config.TablestoreCdcSourceConfig;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.util.HashMap;
@@ -19,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.metrics.MetricGroup;
 
 /**
  * The job's consumer of its tunnel: the core's {@link TunnelConsumer} (open and close order,
@@ -33,6 +29,7 @@ final class TunnelConnection implements AutoCloseable {
     private final TablestoreCdcSourceConfig config;
     private final TunnelConsumer consumer;
     private final AdoptionHistory adoptedAtOpen;
+    private boolean closed;
 
     private TunnelConnection(
             TablestoreCdcSourceConfig config, TunnelConsumer consumer, boolean restored) {
@@ -44,7 +41,8 @@ final class TunnelConnection implements AutoCloseable {
     }
 
     /**
-     * Opens the connection.
+     * Opens the connection with {@code proxy} and {@code metaClient}, which it closes (also when it
+     * fails to open).
      *
      * @param savedTunnelId the tunnel id of the restored state, if any (a re-created tunnel is
      *     refused)
@@ -55,22 +53,12 @@ final class TunnelConnection implements AutoCloseable {
      */
     static TunnelConnection open(
             TablestoreCdcSourceConfig config,
-            TunnelProxyFactory proxyFactory,
-            MetaTableClientFactory metaFactory,
-            MetricGroup metrics,
+            TunnelProxy proxy,
+            MetaTableClient metaClient,
             String consumerId,
             Optional<String> savedTunnelId,
             Optional<String> restoredHolder,
             ServerPushLedger pushes) {
-        TunnelProxy proxy =
-                TunnelMetricGauges.registerOn(metrics).track(proxyFactory.create(config));
-        MetaTableClient metaClient;
-        try {
-            metaClient = metaFactory.create(config);
-        } catch (RuntimeException e) {
-            proxy.close();
-            throw e;
-        }
         TunnelConsumer.Setup setup =
                 TunnelConsumer.Setup.of(
                                 Engine.FLINK,
@@ -107,11 +95,14 @@ final class TunnelConnection implements AutoCloseable {
     }
 
     /**
-     * One discovery round: the consumer's periodic work (lease, catch-up report, heartbeat), then
-     * the listing, offering each channel the server opened to this client that the job does not
-     * know yet, at the core's start (invariant 5).
+     * One discovery round (null once closed): the consumer's periodic work (lease, catch-up report,
+     * heartbeat), then the listing, offering each channel the server opened to this client that the
+     * job does not know yet, at the core's start (invariant 5).
      */
     synchronized ChannelDiscovery discover(Set<String> known) {
+        if (closed) {
+            return null; // a periodic round after the table's enumerator closed
+        }
         consumer.tick();
         consumer.checkHealthy();
         int covered = consumer.finishRoundsHeartbeated();
@@ -135,10 +126,11 @@ final class TunnelConnection implements AutoCloseable {
 
     /**
      * Closes the consumer in the core's order. A discovery round or push in flight ends first; none
-     * starts after. A second call does nothing.
+     * starts after (a round then returns null). A second call does nothing.
      */
     @Override
     public synchronized void close() {
+        closed = true;
         consumer.close();
     }
 }

@@ -35,12 +35,29 @@ public final class ChangeRecordEmitter<T>
     private final boolean skipInvalidData;
     private final Counter skippedRecords;
     private final OutputCollector<T> collector = new OutputCollector<>();
+    private final String oneTable;
+    private String writerTable;
 
+    /** An emitter of a source of one table whose name the emitter does not know (tests). */
     public ChangeRecordEmitter(
             ChangeRecordDeserializer<T> deserializer,
             boolean ignoreDelete,
             boolean skipInvalidData,
             Counter skippedRecords) {
+        this(deserializer, ignoreDelete, skipInvalidData, skippedRecords, "");
+    }
+
+    /**
+     * @param oneTable the table of a source of one table, which its splits do not name; a split of
+     *     a source of several tables names its own
+     */
+    public ChangeRecordEmitter(
+            ChangeRecordDeserializer<T> deserializer,
+            boolean ignoreDelete,
+            boolean skipInvalidData,
+            Counter skippedRecords,
+            String oneTable) {
+        this.oneTable = oneTable;
         this.deserializer = deserializer;
         this.writer = deserializer.changeWriter();
         this.ignoreDelete = ignoreDelete;
@@ -53,16 +70,21 @@ public final class ChangeRecordEmitter<T>
             ChannelRecord element, SourceOutput<T> output, ChannelSplitState splitState) {
         collector.output = output;
         collector.timestampMillis = element.commitTimestampMicros() / 1000;
+        String table = splitState.table().orElse(oneTable);
         if (writer.isPresent()) {
-            write(element, writer.get());
+            write(element, writer.get(), table);
         } else {
-            deserialize(materialise(element));
+            deserialize(materialise(element, table));
         }
         splitState.advanceTo(element.positionAfter());
     }
 
     /** Writes the change through the writer, or leaves it to the deserializer when it must. */
-    private void write(ChannelRecord element, ChangeWriter<T> changeWriter) {
+    private void write(ChannelRecord element, ChangeWriter<T> changeWriter, String table) {
+        if (!table.equals(writerTable)) {
+            changeWriter.table(table);
+            writerTable = table;
+        }
         try {
             element.visit(changeWriter); // a visit that fails part way emits nothing
         } catch (RuntimeException e) {
@@ -75,13 +97,13 @@ public final class ChangeRecordEmitter<T>
         if (row != null) {
             collector.collect(row);
         } else {
-            deserialize(materialise(element));
+            deserialize(materialise(element, table));
         }
     }
 
-    private static ChangeRecord materialise(ChannelRecord element) {
+    private static ChangeRecord materialise(ChannelRecord element, String table) {
         try {
-            return element.record();
+            return element.record().withTable(table);
         } catch (RuntimeException e) {
             throw unreadable(element, e);
         }

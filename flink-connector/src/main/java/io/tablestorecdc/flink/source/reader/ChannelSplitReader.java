@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -56,6 +57,11 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
 
     static final Duration IDLE_BACKOFF = Duration.ofMillis(200);
 
+    /** How long a channel of one of several tables may be not found before the job fails. */
+    static final Duration TABLE_VERDICT_PATIENCE = Duration.ofSeconds(60);
+
+    private static final Duration NOT_FOUND_BACKOFF = Duration.ofSeconds(1);
+
     /** How long after the end position a caught-up channel counts as stopped. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
@@ -69,7 +75,7 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
     private final TunnelProxy proxy;
     private final ExecutorService aheadThread;
     private final TunnelPages pages;
-    private final Supplier<Optional<TunnelClientId>> client;
+    private final Function<Optional<String>, Optional<TunnelClientId>> clients;
     private final Map<String, ScheduledChannel> channels = new LinkedHashMap<>();
     private final Set<String> paused = new HashSet<>();
     private final Object wakeUp = new Object();
@@ -83,12 +89,24 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
     }
 
     /**
-     * A reader that records what it fetched in {@code fetched} and, with {@code stopAt}, stops each
-     * channel at that end position.
+     * A reader of one table's channels that records what it fetched in {@code fetched} and, with
+     * {@code stopAt}, stops each channel at that end position.
      */
     public ChannelSplitReader(
             TunnelProxy proxy,
             Supplier<Optional<TunnelClientId>> client,
+            FetchedChannels fetched,
+            Optional<Instant> stopAt) {
+        this(proxy, table -> client.get(), fetched, stopAt);
+    }
+
+    /**
+     * A reader that reads each table's channels with that table's client from {@code clients}, and
+     * otherwise as {@link #ChannelSplitReader(TunnelProxy, Supplier, FetchedChannels, Optional)}.
+     */
+    public ChannelSplitReader(
+            TunnelProxy proxy,
+            Function<Optional<String>, Optional<TunnelClientId>> clients,
             FetchedChannels fetched,
             Optional<Instant> stopAt) {
         this.proxy = proxy;
@@ -100,7 +118,7 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
                             return t;
                         });
         this.pages = TunnelPages.readingAhead(proxy, aheadThread);
-        this.client = client;
+        this.clients = clients;
         this.fetched = fetched;
         this.stopAt = stopAt;
         this.stopAtMicros =
@@ -109,23 +127,22 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
 
     @Override
     public RecordsWithSplitIds<ChannelRecord> fetch() throws IOException {
-        Optional<TunnelClientId> id = client.get();
-        Optional<ScheduledChannel> next = id.isPresent() ? nextDue() : Optional.empty();
+        Optional<ScheduledChannel> next = nextDue();
         if (next.isEmpty()) {
             pause();
             return ResponseRecords.ended(Set.of());
         }
         ScheduledChannel channel = next.get();
-        if (fetched.isSkipped(channel.channelId())) {
+        if (fetched.isSkipped(channel.splitId())) {
             LOG.warn(
                     "Not reading channel {}: the tunnel server can no longer serve it"
-                            + " (on.server.ahead=skip)",
-                    channel.channelId());
+                            + " (on.server.ahead=skip), or its table is no longer read",
+                    channel.splitId());
             end(channel);
-            return ResponseRecords.ended(Set.of(channel.channelId()));
+            return ResponseRecords.ended(Set.of(channel.splitId()));
         }
-        ResponseRecords records = read(id.get(), channel);
-        requestNextPage(id.get());
+        ResponseRecords records = read(clients.apply(channel.table()).orElseThrow(), channel);
+        requestNextPage();
         return records;
     }
 
@@ -136,36 +153,72 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
         try {
             response = channel.reader(pages, id).takeResponse();
         } catch (TunnelException e) {
+            if (awaitsVerdictOnItsTable(channel, e)) {
+                return ResponseRecords.ended(Set.of());
+            }
             throw new IOException(
-                    "Reading channel " + channel.channelId() + " failed: " + e.getMessage(), e);
+                    "Reading channel " + channel.splitId() + " failed: " + e.getMessage(), e);
         }
+        channel.found();
         noteFetch(channel, response);
         stopIfCaughtUpPastTheEnd(channel, response, startedMillis);
         Set<String> ended = Set.of();
         if (channel.isFinished() || channel.isStopped()) {
             end(channel);
-            ended = Set.of(channel.channelId());
+            ended = Set.of(channel.splitId());
         } else if (!response.mayMoreRecord()) {
             channel.backOffUntil(System.nanoTime() + IDLE_BACKOFF.toNanos());
         }
         // Round robin: the channel just read goes to the back.
-        if (channels.remove(channel.channelId()) != null) {
-            channels.put(channel.channelId(), channel);
+        if (channels.remove(channel.splitId()) != null) {
+            channels.put(channel.splitId(), channel);
         }
-        return ResponseRecords.of(response, ended);
+        return ResponseRecords.of(response, channel.splitId(), ended);
+    }
+
+    /**
+     * Whether a channel of one of several tables that the server says does not exist (or whose
+     * tunnel id it refuses) waits for the enumerator instead of failing the job: its table may have
+     * been dropped, which the enumerator tells by ending the table's splits. For {@link
+     * #TABLE_VERDICT_PATIENCE} at most; a channel still refused then fails the job.
+     */
+    private boolean awaitsVerdictOnItsTable(ScheduledChannel channel, TunnelException e) {
+        boolean missing =
+                e.kind() == TunnelException.Kind.NOT_FOUND
+                        || e.kind() == TunnelException.Kind.INVALID;
+        if (channel.table().isEmpty() || !missing) {
+            return false;
+        }
+        long now = System.nanoTime();
+        long since = channel.notFoundSince(now);
+        if (now - since > TABLE_VERDICT_PATIENCE.toNanos()) {
+            return false;
+        }
+        if (since == now) {
+            LOG.warn(
+                    "Channel {} was not found: waiting for the source to say whether table {} was"
+                            + " dropped ({})",
+                    channel.splitId(),
+                    channel.table().get(),
+                    e.getMessage());
+        }
+        channel.backOffUntil(now + NOT_FOUND_BACKOFF.toNanos());
+        return true;
     }
 
     /** Asks for the page the next fetch will read, while this fetch's records are handled. */
-    private void requestNextPage(TunnelClientId id) {
+    private void requestNextPage() {
         if (stopAt.isEmpty()) {
-            nextDue().ifPresent(c -> c.reader(pages, id).readAhead());
+            nextDue()
+                    .filter(c -> !fetched.isSkipped(c.splitId()))
+                    .ifPresent(c -> c.reader(pages, clients.apply(c.table()).get()).readAhead());
         }
     }
 
     private void noteFetch(ScheduledChannel channel, ChannelResponse response) {
         boolean mayMore = response.mayMoreRecord() || channel.isStopped();
         fetched.fetched(
-                channel.channelId(),
+                channel.splitId(),
                 Math.min(response.newestCommitMicros(), stopAtMicros) / 1000,
                 mayMore,
                 channel.position());
@@ -183,17 +236,26 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
 
     private void end(ScheduledChannel channel) {
         if (channel.isStopped() && !channel.isFinished()) {
-            fetched.stopped(channel.channelId());
+            fetched.stopped(channel.splitId());
         }
-        fetched.forget(channel.channelId());
-        channels.remove(channel.channelId());
-        paused.remove(channel.channelId());
+        fetched.forget(channel.splitId());
+        channels.remove(channel.splitId());
+        paused.remove(channel.splitId());
     }
 
+    /**
+     * The first channel due, not paused, whose table's client arrived or which is to be ended
+     * unread.
+     */
     private Optional<ScheduledChannel> nextDue() {
         long now = System.nanoTime();
         for (ScheduledChannel channel : channels.values()) {
-            if (!paused.contains(channel.channelId()) && channel.isDue(now)) {
+            if (paused.contains(channel.splitId())) {
+                continue;
+            }
+            // One to end unread is due at once; one to read once its table's client arrived.
+            if (fetched.isSkipped(channel.splitId())
+                    || (channel.isDue(now) && clients.apply(channel.table()).isPresent())) {
                 return Optional.of(channel);
             }
         }
@@ -220,7 +282,8 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
             boolean baseData = split.type() != ChannelType.STREAM;
             channels.put(
                     split.splitId(),
-                    new ScheduledChannel(split.splitId(), split.position(), baseData, stopAt));
+                    new ScheduledChannel(
+                            split.table(), split.channelId(), split.position(), baseData, stopAt));
         }
     }
 

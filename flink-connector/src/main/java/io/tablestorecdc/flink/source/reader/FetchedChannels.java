@@ -1,6 +1,7 @@
 package io.tablestorecdc.flink.source.reader;
 
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -21,6 +22,10 @@ public final class FetchedChannels {
     private final Map<String, Progress> progress = new ConcurrentHashMap<>();
     private final Set<String> stopped = ConcurrentHashMap.newKeySet();
     private final Set<String> skipped = ConcurrentHashMap.newKeySet();
+
+    /** In a source of several tables, the tables read now; null before the enumerator said. */
+    private volatile Set<String> tablesRead;
+
     private volatile long fetchLagMillis = -1;
 
     public FetchedChannels() {
@@ -78,8 +83,26 @@ public final class FetchedChannels {
         skipped.addAll(channelIds);
     }
 
-    boolean isSkipped(String channelId) {
-        return skipped.contains(channelId);
+    /**
+     * Whether the split reader ends split {@code splitId} unread: skipped, or of a table the source
+     * no longer reads.
+     */
+    boolean isSkipped(String splitId) {
+        if (skipped.contains(splitId)) {
+            return true;
+        }
+        Set<String> read = tablesRead;
+        return read != null
+                && splitId.indexOf(ChannelSplit.TABLE_SEPARATOR) > 0
+                && !read.contains(ChannelSplit.tableOf(splitId));
+    }
+
+    /**
+     * The tables a source of several tables reads now: the split readers end the splits of any
+     * other table unread (the enumerator closed their tunnel clients).
+     */
+    void readTables(Set<String> tables) {
+        tablesRead = Set.copyOf(tables);
     }
 
     void forget(String channelId) {

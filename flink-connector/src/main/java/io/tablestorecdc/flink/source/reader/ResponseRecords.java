@@ -12,26 +12,33 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 final class ResponseRecords implements RecordsWithSplitIds<ChannelRecord> {
 
     private final Optional<ChannelResponse> response;
+    private final String splitId;
     private final Set<String> ended;
     private final ChannelRecord view;
     private boolean splitTaken;
     private int next;
 
-    private ResponseRecords(Optional<ChannelResponse> response, Set<String> ended) {
+    private ResponseRecords(Optional<ChannelResponse> response, String splitId, Set<String> ended) {
         this.response = response.filter(ChannelResponse::hasRecords);
+        this.splitId = splitId;
         this.ended = ended;
         this.view = this.response.map(r -> new ChannelRecord(r, r.first())).orElse(null);
         this.next = this.response.map(ChannelResponse::first).orElse(0);
     }
 
-    /** The records of {@code response}, and {@code ended} splits. */
+    /** The records of {@code response}, and {@code ended} splits; the split is the channel's. */
     static ResponseRecords of(ChannelResponse response, Set<String> ended) {
-        return new ResponseRecords(Optional.of(response), Set.copyOf(ended));
+        return of(response, response.channelId(), ended);
+    }
+
+    /** The records of {@code response} of split {@code splitId}, and {@code ended} splits. */
+    static ResponseRecords of(ChannelResponse response, String splitId, Set<String> ended) {
+        return new ResponseRecords(Optional.of(response), splitId, Set.copyOf(ended));
     }
 
     /** No records; {@code ended} splits. */
     static ResponseRecords ended(Set<String> ended) {
-        return new ResponseRecords(Optional.empty(), Set.copyOf(ended));
+        return new ResponseRecords(Optional.empty(), null, Set.copyOf(ended));
     }
 
     @Override
@@ -40,7 +47,7 @@ final class ResponseRecords implements RecordsWithSplitIds<ChannelRecord> {
             return null;
         }
         splitTaken = true;
-        return response.get().channelId();
+        return splitId;
     }
 
     @Override

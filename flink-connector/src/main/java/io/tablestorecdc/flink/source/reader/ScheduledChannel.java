@@ -4,6 +4,7 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.read.ChannelReader;
 import io.tablestorecdc.checkpoint.read.TunnelPages;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
+import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -14,6 +15,8 @@ import java.util.Optional;
  */
 final class ScheduledChannel {
 
+    private final String splitId;
+    private final Optional<String> table;
     private final String channelId;
     private final ChannelPosition start;
     private final boolean baseData;
@@ -22,9 +25,23 @@ final class ScheduledChannel {
     private TunnelClientId readerClient;
     private long notBeforeNanos;
     private boolean stoppedCaughtUp;
+    private long notFoundSinceNanos;
+    private boolean notFound;
 
     ScheduledChannel(
             String channelId, ChannelPosition start, boolean baseData, Optional<Instant> stopAt) {
+        this(Optional.empty(), channelId, start, baseData, stopAt);
+    }
+
+    /** A channel of {@code table} (named in a source of several tables). */
+    ScheduledChannel(
+            Optional<String> table,
+            String channelId,
+            ChannelPosition start,
+            boolean baseData,
+            Optional<Instant> stopAt) {
+        this.splitId = ChannelSplit.idOf(table, channelId);
+        this.table = table;
         this.channelId = channelId;
         this.start = start;
         this.baseData = baseData;
@@ -34,6 +51,15 @@ final class ScheduledChannel {
 
     String channelId() {
         return channelId;
+    }
+
+    /** The id of the channel's split: the channel id, or {@code <table>/<channel id>}. */
+    String splitId() {
+        return splitId;
+    }
+
+    Optional<String> table() {
+        return table;
     }
 
     /**
@@ -72,6 +98,20 @@ final class ScheduledChannel {
     /** Stops the channel where it is: nothing after the end position is left to read in it. */
     void stopCaughtUp() {
         stoppedCaughtUp = true;
+    }
+
+    /** Since when the server says the channel does not exist; {@code nowNanos} on the first. */
+    long notFoundSince(long nowNanos) {
+        if (!notFound) {
+            notFound = true;
+            notFoundSinceNanos = nowNanos;
+        }
+        return notFoundSinceNanos;
+    }
+
+    /** The server served the channel. */
+    void found() {
+        notFound = false;
     }
 
     boolean isDue(long nowNanos) {

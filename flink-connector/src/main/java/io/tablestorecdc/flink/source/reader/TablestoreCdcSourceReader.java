@@ -10,11 +10,13 @@ import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.ServerFinishedCheck;
+import io.tablestorecdc.flink.source.event.TablesReadEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.metrics.ChannelMetricGroups;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.split.ChannelSplitState;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +24,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -59,6 +60,9 @@ public final class TablestoreCdcSourceReader<T>
     /** The metric group of one channel: {@code channel.<channel id>}. */
     public static final String CHANNEL_GROUP = "channel";
 
+    /** The metric group of one table of a source of several: {@code table.<name>}. */
+    public static final String TABLE_GROUP = "table";
+
     /** Per channel: now minus the commit time of its newest record read; 0 when caught up. */
     public static final String MILLIS_BEHIND_LATEST = "millisBehindLatest";
 
@@ -73,7 +77,7 @@ public final class TablestoreCdcSourceReader<T>
 
     private static final long UNDEFINED = -1L;
 
-    private final AtomicReference<TunnelClientId> client;
+    private final TunnelClients clients;
     private final FetchedChannels fetched;
 
     /** Channels being read, at the position they were added at. */
@@ -82,7 +86,11 @@ public final class TablestoreCdcSourceReader<T>
     /** Channels stopped at the end position, at the position where they stopped. */
     private final Map<String, ChannelSplit> stopped = new TreeMap<>();
 
-    private final ChannelMetricGroups channelMetrics;
+    private final MetricGroup metrics;
+
+    /** The channels' metric groups, by table ("" for the one table of a source of one table). */
+    private final Map<String, ChannelMetricGroups> channelMetrics = new HashMap<>();
+
     private final List<String> stopsToReport = new ArrayList<>();
 
     /** Finished channels kept in state, with the first checkpoint that holds them (if any yet). */
@@ -97,26 +105,20 @@ public final class TablestoreCdcSourceReader<T>
     public TablestoreCdcSourceReader(
             Supplier<SplitReader<ChannelRecord, ChannelSplit>> splitReaderSupplier,
             ChangeRecordEmitter<T> emitter,
-            AtomicReference<TunnelClientId> client,
+            TunnelClients clients,
             FetchedChannels fetched,
             Configuration config,
             SourceReaderContext context) {
         super(splitReaderSupplier, emitter, config, context);
-        this.client = client;
+        this.clients = clients;
         this.fetched = fetched;
-        this.channelMetrics = new ChannelMetricGroups(context.metricGroup(), CHANNEL_GROUP);
+        this.metrics = context.metricGroup();
         context.metricGroup()
                 .gauge(
                         CURRENT_FETCH_EVENT_TIME_LAG,
                         () -> fetched.fetchEventTimeLag().orElse(UNDEFINED));
         context.metricGroup()
                 .gauge(CHANNELS_SKIPPED_ON_SERVER_AHEAD, () -> skippedOnServerAhead.size());
-    }
-
-    /** The holder the split readers ask for the tunnel client id. */
-    public static Supplier<Optional<TunnelClientId>> clientOf(
-            AtomicReference<TunnelClientId> holder) {
-        return () -> Optional.ofNullable(holder.get());
     }
 
     @Override
@@ -138,7 +140,7 @@ public final class TablestoreCdcSourceReader<T>
         }
         if (!active.isEmpty()) {
             active.forEach(split -> reading.put(split.splitId(), split));
-            active.forEach(split -> registerChannelMetrics(split.splitId()));
+            active.forEach(this::registerChannelMetrics);
             super.addSplits(active);
         }
         if (started) {
@@ -149,9 +151,11 @@ public final class TablestoreCdcSourceReader<T>
     @Override
     protected void onSplitFinished(Map<String, ChannelSplitState> finishedSplitIds) {
         for (ChannelSplitState state : finishedSplitIds.values()) {
-            String id = state.channelId();
-            reading.remove(id);
-            unregisterChannelMetrics(id);
+            String id = state.splitId();
+            ChannelSplit read = reading.remove(id);
+            if (read != null) {
+                unregisterChannelMetrics(read);
+            }
             if (fetched.takeStopped(id)) {
                 stopped.put(id, state.toSplit());
                 stopsToReport.add(id);
@@ -177,15 +181,28 @@ public final class TablestoreCdcSourceReader<T>
         }
     }
 
-    private void registerChannelMetrics(String channelId) {
-        MetricGroup group = channelMetrics.add(channelId);
+    /**
+     * Registers the gauges of a split's channel: {@code channel.<id>}, under {@code table.<name>}
+     * in a source of several tables.
+     */
+    private void registerChannelMetrics(ChannelSplit split) {
+        String splitId = split.splitId();
+        MetricGroup group = channelMetricsOf(split).add(split.channelId());
         group.gauge(
-                MILLIS_BEHIND_LATEST,
-                () -> fetched.millisBehindLatest(channelId).orElse(UNDEFINED));
+                MILLIS_BEHIND_LATEST, () -> fetched.millisBehindLatest(splitId).orElse(UNDEFINED));
     }
 
-    private void unregisterChannelMetrics(String channelId) {
-        channelMetrics.remove(channelId);
+    private void unregisterChannelMetrics(ChannelSplit split) {
+        channelMetricsOf(split).remove(split.channelId());
+    }
+
+    private ChannelMetricGroups channelMetricsOf(ChannelSplit split) {
+        return channelMetrics.computeIfAbsent(
+                split.table().orElse(""),
+                table ->
+                        new ChannelMetricGroups(
+                                table.isEmpty() ? metrics : metrics.addGroup(TABLE_GROUP, table),
+                                CHANNEL_GROUP));
     }
 
     @Override
@@ -230,10 +247,18 @@ public final class TablestoreCdcSourceReader<T>
         if (event instanceof TunnelClientEvent) {
             TunnelClientEvent tunnelClient = (TunnelClientEvent) event;
             TunnelClientId id = tunnelClient.clientId();
-            LOG.info("Reading with tunnel client {}", id.clientId());
-            fetched.skip(tunnelClient.skipped()); // before the client: nothing skipped is read
-            fetched.skip(unreadable(tunnelClient.serverFinished()));
-            client.set(id);
+            Optional<String> table = tunnelClient.table();
+            LOG.info(
+                    "Reading {}with tunnel client {}",
+                    table.map(t -> "table " + t + " ").orElse(""),
+                    id.clientId());
+            // Before the client: nothing skipped is read.
+            fetched.skip(splitIds(table, tunnelClient.skipped()));
+            fetched.skip(splitIds(table, unreadable(table, tunnelClient.serverFinished())));
+            clients.set(table, id);
+        } else if (event instanceof TablesReadEvent tablesRead) {
+            LOG.info("The source reads tables {}", new TreeSet<>(tablesRead.tables()));
+            fetched.readTables(tablesRead.tables());
         } else {
             super.handleSourceEvents(event);
         }
@@ -247,10 +272,10 @@ public final class TablestoreCdcSourceReader<T>
      *
      * @throws ServerAheadException under {@code fail}
      */
-    private Set<String> unreadable(ServerFinishedCheck check) {
+    private Set<String> unreadable(Optional<String> table, ServerFinishedCheck check) {
         List<UnreadableChannel> unreadable = new ArrayList<>();
         for (String id : check.channelIds()) {
-            ChannelSplit split = reading.get(id);
+            ChannelSplit split = reading.get(ChannelSplit.idOf(table, id));
             if (split != null) {
                 unreadable.add(new UnreadableChannel(id, Optional.of(split.position()), true));
             }
@@ -271,6 +296,12 @@ public final class TablestoreCdcSourceReader<T>
             ids.add(channel.channelId());
         }
         skippedOnServerAhead.addAll(ids);
+        return ids;
+    }
+
+    private static Set<String> splitIds(Optional<String> table, Set<String> channelIds) {
+        Set<String> ids = new TreeSet<>();
+        channelIds.forEach(id -> ids.add(ChannelSplit.idOf(table, id)));
         return ids;
     }
 

@@ -4,6 +4,7 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -16,13 +17,16 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p>Version 1: channel id (UTF), channel type code (UTF, "base" or "stream"), finished flag, then
  * for an unfinished split the token (int length + UTF-8 bytes, as tokens may exceed the 64 KB of
- * writeUTF) and the skip count (long). Old versions stay readable; trailing bytes are rejected.
+ * writeUTF) and the skip count (long). Version 2: a table flag and, when set, the table name (UTF)
+ * (a source of several tables), then version 1. Old versions stay readable; trailing bytes are
+ * rejected.
  */
 @Internal
 public final class ChannelSplitSerializer implements SimpleVersionedSerializer<ChannelSplit> {
 
     public static final int VERSION_1 = 1;
-    public static final int CURRENT_VERSION = VERSION_1;
+    public static final int VERSION_2 = 2;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -46,6 +50,10 @@ public final class ChannelSplitSerializer implements SimpleVersionedSerializer<C
 
     /** Writes a split in the current version (also used inside the enumerator state). */
     public static void write(ChannelSplit split, DataOutputView out) throws IOException {
+        out.writeBoolean(split.table().isPresent());
+        if (split.table().isPresent()) {
+            out.writeUTF(split.table().get());
+        }
         out.writeUTF(split.channelId());
         out.writeUTF(split.type().code());
         ChannelPosition position = split.position();
@@ -62,7 +70,11 @@ public final class ChannelSplitSerializer implements SimpleVersionedSerializer<C
     public static ChannelSplit read(int version, DataInputView in) throws IOException {
         switch (version) {
             case VERSION_1:
-                return readV1(in);
+                return readV1(Optional.empty(), in);
+            case VERSION_2:
+                Optional<String> table =
+                        in.readBoolean() ? Optional.of(in.readUTF()) : Optional.empty();
+                return readV1(table, in);
             default:
                 throw new IOException(
                         "Unknown channel split version "
@@ -74,11 +86,12 @@ public final class ChannelSplitSerializer implements SimpleVersionedSerializer<C
         }
     }
 
-    private static ChannelSplit readV1(DataInputView in) throws IOException {
+    private static ChannelSplit readV1(Optional<String> table, DataInputView in)
+            throws IOException {
         String channelId = in.readUTF();
         ChannelType type = readType(in.readUTF());
         if (in.readBoolean()) {
-            return new ChannelSplit(channelId, type, ChannelPosition.finished());
+            return new ChannelSplit(table, channelId, type, ChannelPosition.finished());
         }
         int length = in.readInt();
         if (length <= 0 || length > 16 * 1024 * 1024) {
@@ -90,7 +103,7 @@ public final class ChannelSplitSerializer implements SimpleVersionedSerializer<C
         long skip = in.readLong();
         ChannelPosition position =
                 ChannelPosition.at(new String(token, StandardCharsets.UTF_8), skip);
-        return new ChannelSplit(channelId, type, position);
+        return new ChannelSplit(table, channelId, type, position);
     }
 
     private static ChannelType readType(String code) throws IOException {

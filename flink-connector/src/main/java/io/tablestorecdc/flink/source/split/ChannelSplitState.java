@@ -1,6 +1,7 @@
 package io.tablestorecdc.flink.source.split;
 
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -22,6 +23,16 @@ public final class ChannelSplitState {
         return split.channelId();
     }
 
+    /** The split's id (the channel id, or {@code <table>/<channel id>}). */
+    public String splitId() {
+        return split.splitId();
+    }
+
+    /** The split's table, named in a source of several tables. */
+    public Optional<String> table() {
+        return split.table();
+    }
+
     public ChannelPosition position() {
         return position;
     }
@@ -38,6 +49,6 @@ public final class ChannelSplitState {
 
     @Override
     public String toString() {
-        return "ChannelSplitState{" + split.channelId() + ", at=" + position + "}";
+        return "ChannelSplitState{" + split.splitId() + ", at=" + position + "}";
     }
 }

@@ -79,16 +79,43 @@ class EnumeratorStateSerializerTest {
     }
 
     @Test
-    void currentVersionWritesTheVersion4GoldenBytes() throws IOException {
-        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_4);
-        assertThat(serializer.serialize(goldenStateV4())).isEqualTo(golden("v4"));
+    void currentVersionWritesTheVersion5GoldenBytes() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_5);
+        assertThat(serializer.serialize(goldenStateV4())).isEqualTo(golden("v5"));
+        assertThat(serializer.deserialize(5, golden("v5"))).isEqualTo(goldenStateV4());
+    }
+
+    @Test
+    void theStateOfSeveralTablesHoldsEachTablesStateByName() throws IOException {
+        EnumeratorState users =
+                new EnumeratorState(
+                        Optional.of("tunnel-43"),
+                        Optional.of("consumer-7"),
+                        Map.of(),
+                        Optional.of(7L),
+                        Optional.of("holder-4"));
+        Map<String, EnumeratorState> tables = new LinkedHashMap<>();
+        tables.put("orders", goldenStateV4());
+        tables.put("users", users);
+        EnumeratorState state = EnumeratorState.ofTables("consumer-7", 7L, tables);
+
+        assertThat(serializer.serialize(state)).isEqualTo(golden("v5-tables"));
+        EnumeratorState read = serializer.deserialize(5, golden("v5-tables"));
+        assertThat(read).isEqualTo(state);
+        assertThat(read.ofSeveralTables()).isTrue();
+        assertThat(read.ofOneTable()).isFalse();
+        assertThat(read.tables().get("orders").splits()).isEqualTo(goldenStateV4().splits());
+        assertThat(read.tables().get("users").leaseHolder()).contains("holder-4");
     }
 
     @Test
     void roundTripsAStateWithoutATunnelYet() throws IOException {
         EnumeratorState initial = EnumeratorState.initial();
 
-        assertThat(serializer.deserialize(4, serializer.serialize(initial))).isEqualTo(initial);
+        assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(initial)))
+                .isEqualTo(initial);
+        assertThat(initial.ofOneTable()).isFalse();
+        assertThat(initial.ofSeveralTables()).isFalse();
     }
 
     private static EnumeratorState goldenStateV3() {

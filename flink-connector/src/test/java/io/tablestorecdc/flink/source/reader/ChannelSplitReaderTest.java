@@ -1,6 +1,7 @@
 package io.tablestorecdc.flink.source.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
@@ -91,6 +92,69 @@ class ChannelSplitReaderTest {
         assertThat(batch.finishedSplits()).containsExactly("a");
         assertThat(server.requests().reads()).isEmpty();
         skipping.close();
+    }
+
+    @Test
+    void aChannelOfOneOfSeveralTablesReadsUnderItsSplitIdWithItsTablesClient() throws Exception {
+        ChannelSplitReader tables =
+                new ChannelSplitReader(
+                        server,
+                        table ->
+                                table.equals(Optional.of("orders"))
+                                        ? Optional.of(client.get())
+                                        : Optional.empty(),
+                        new FetchedChannels(),
+                        Optional.empty());
+        tables.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new ChannelSplit(
+                                        Optional.of("orders"),
+                                        "a",
+                                        ChannelType.STREAM,
+                                        ChannelPosition.at("a@0")))));
+
+        List<Taken> records = new ArrayList<>();
+        assertThat(drain(tables, records)).containsExactly("orders/a");
+        assertThat(records).hasSize(5);
+        tables.close();
+    }
+
+    @Test
+    void aChannelOfATableThatIsGoneWaitsForTheSourceAndThenEndsUnread() throws Exception {
+        FetchedChannels fetched = new FetchedChannels();
+        ChannelSplitReader tables =
+                new ChannelSplitReader(
+                        server, table -> Optional.of(client.get()), fetched, Optional.empty());
+        tables.handleSplitsChanges(
+                new SplitsAddition<>(
+                        List.of(
+                                new ChannelSplit(
+                                        Optional.of("orders"),
+                                        "a",
+                                        ChannelType.STREAM,
+                                        ChannelPosition.at("a@0")))));
+        server.setExists(false); // the table was dropped, its tunnel with it
+
+        RecordsWithSplitIds<ChannelRecord> refused = tables.fetch();
+        assertThat(refused.nextSplit()).isNull();
+        assertThat(refused.finishedSplits()).as("waits for the enumerator's word").isEmpty();
+
+        fetched.readTables(Set.of("users")); // the enumerator: orders is no longer read
+        RecordsWithSplitIds<ChannelRecord> ended = tables.fetch();
+        assertThat(ended.nextSplit()).isNull();
+        assertThat(ended.finishedSplits()).containsExactly("orders/a");
+        tables.close();
+    }
+
+    @Test
+    void aChannelOfASourceOfOneTableThatIsGoneFailsTheReadAtOnce() {
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(split(ChannelPosition.at("a@0")))));
+        server.setExists(false);
+
+        assertThatThrownBy(reader::fetch)
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("Reading channel a failed");
     }
 
     @Test

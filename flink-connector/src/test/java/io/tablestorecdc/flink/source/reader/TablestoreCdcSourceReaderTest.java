@@ -28,7 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.configuration.Configuration;
@@ -161,7 +160,7 @@ class TablestoreCdcSourceReaderTest {
                 .hasMessageContaining("a: every change after position a@0")
                 .hasMessageContaining("Nothing was delivered")
                 .hasMessageContaining("on.server.ahead=skip");
-        assertThat(client.get()).as("no client: nothing can be read").isNull();
+        assertThat(clients.of(Optional.empty())).as("no client: nothing can be read").isEmpty();
         assertThat(pollStatus()).isNotEqualTo(InputStatus.MORE_AVAILABLE);
         assertThat(output.getEmittedRecords()).isEmpty();
     }
@@ -275,7 +274,7 @@ class TablestoreCdcSourceReaderTest {
         assertThat(metrics).doesNotContainKey("reader.channel.a.millisBehindLatest");
     }
 
-    private final AtomicReference<TunnelClientId> client = new AtomicReference<>();
+    private final TunnelClients clients = new TunnelClients();
 
     private void startReader(ChannelSplit... splits) {
         addSplitsWithoutClient(splits);
@@ -287,17 +286,13 @@ class TablestoreCdcSourceReaderTest {
                 new TablestoreCdcSourceReader<>(
                         () -> {
                             ChannelSplitReader splitReader =
-                                    new ChannelSplitReader(
-                                            server,
-                                            TablestoreCdcSourceReader.clientOf(client),
-                                            fetched,
-                                            stopAt);
+                                    new ChannelSplitReader(server, clients::of, fetched, stopAt);
                             splitReaders.add(splitReader);
                             return splitReader;
                         },
                         new ChangeRecordEmitter<>(
                                 new RecordStrings(), false, false, new SimpleCounter()),
-                        client,
+                        clients,
                         fetched,
                         new Configuration(),
                         context);

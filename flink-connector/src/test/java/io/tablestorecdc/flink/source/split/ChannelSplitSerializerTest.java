@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.model.ChannelType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ChannelSplitSerializerTest {
@@ -51,8 +52,29 @@ class ChannelSplitSerializerTest {
         ChannelSplit split =
                 new ChannelSplit("ch-1", ChannelType.STREAM, ChannelPosition.at("tok-A", 3));
 
-        assertThat(serializer.getVersion()).isEqualTo(ChannelSplitSerializer.VERSION_1);
-        assertThat(serializer.serialize(split)).isEqualTo(golden("channel-split-v1-reading.bin"));
+        assertThat(serializer.getVersion()).isEqualTo(ChannelSplitSerializer.VERSION_2);
+        assertThat(serializer.serialize(split)).isEqualTo(golden("channel-split-v2-reading.bin"));
+    }
+
+    @Test
+    void aSplitOfOneOfSeveralTablesKeepsItsTableAndId() throws IOException {
+        ChannelSplit split =
+                new ChannelSplit(
+                        Optional.of("orders"),
+                        "ch-1",
+                        ChannelType.STREAM,
+                        ChannelPosition.at("tok-A", 3));
+
+        assertThat(serializer.serialize(split)).isEqualTo(golden("channel-split-v2-table.bin"));
+        ChannelSplit read = roundTrip(split);
+        assertThat(read).isEqualTo(split);
+        assertThat(read.splitId()).isEqualTo("orders/ch-1");
+        assertThat(read.table()).contains("orders");
+        assertThat(read.withoutTable().splitId()).isEqualTo("ch-1");
+        assertThat(ChannelSplit.tableOf("orders/ch/1")).isEqualTo("orders");
+        assertThat(ChannelSplit.channelOf("orders/ch/1")).isEqualTo("ch/1");
+        assertThatThrownBy(() -> ChannelSplit.tableOf("ch-1"))
+                .hasMessageContaining("names no table");
     }
 
     @Test
@@ -68,9 +90,9 @@ class ChannelSplitSerializerTest {
     @Test
     void rejectsUnknownVersionsAndTypeCodes() throws IOException {
         byte[] bytes = golden("channel-split-v1-finished.bin");
-        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+        assertThatThrownBy(() -> serializer.deserialize(3, bytes))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("Unknown channel split version 2")
+                .hasMessageContaining("Unknown channel split version 3")
                 .hasMessageContaining("upgrade the connector");
 
         byte[] badType = bytes.clone();
