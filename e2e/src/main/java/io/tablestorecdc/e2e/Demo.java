@@ -22,6 +22,7 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -123,13 +124,15 @@ public final class Demo {
         List<Replication> replications = new ArrayList<>();
         Optional<ResourceWatch> watch = Optional.empty();
         try {
-            Workload workload = prepare(client, target, replications);
+            List<Workload> workloads = prepare(client, target, replications);
             watch = settings.watchEvery().map(every -> watch(client, every));
-            Run run = new Run(settings, console, client, workload, new Resharding(partitions));
+            Run run = new Run(settings, console, client, workloads, new Resharding(partitions));
             run.writeChanges();
             List<Outcome> outcomes = run.awaitReplicas(replications);
             for (Replication r : replications) {
-                describeOnceCaughtUp(target, r.engine());
+                for (String table : settings.sourceTables()) {
+                    describeOnceCaughtUp(target, table, r.engine());
+                }
             }
             replications.forEach(Replication::close);
             replications.clear();
@@ -151,7 +154,7 @@ public final class Demo {
      * The lag waited for and the lines printed come from one reading of the tunnel and the meta
      * table, so the printed report is the one that showed no lag.
      */
-    private void describeOnceCaughtUp(DemoTarget target, String engine) {
+    private void describeOnceCaughtUp(DemoTarget target, String table, String engine) {
         long deadline = System.nanoTime() + LAG_REPORT_TIMEOUT.toNanos();
         while (true) {
             StringWriter text = new StringWriter();
@@ -161,7 +164,7 @@ public final class Demo {
                         TablestoreCdcCli.describe(
                                 endpoint(target),
                                 META_TABLE,
-                                settings.table(),
+                                table,
                                 tunnelName(engine),
                                 new PrintWriter(text, true));
             } catch (RuntimeException e) {
@@ -179,7 +182,7 @@ public final class Demo {
                                     + lag.map(Duration::toString).orElse("unknown")
                                     + ")");
                 }
-                print(engine, text.toString());
+                print(table, engine, text.toString());
                 return;
             }
             if (!pause(Duration.ofMillis(250))) {
@@ -205,14 +208,11 @@ public final class Demo {
                 TablestoreCredentials.of(target.accessKeyId(), target.accessKeySecret()));
     }
 
-    private void print(String engine, String describeText) {
+    private void print(String table, String engine, String describeText) {
         console.say("", "");
         console.say(
                 "cli",
-                "bin/tablestore-cdc describe --table "
-                        + settings.table()
-                        + " --tunnel "
-                        + tunnelName(engine));
+                "bin/tablestore-cdc describe --table " + table + " --tunnel " + tunnelName(engine));
         describeText.lines().forEach(line -> console.say("cli", line));
     }
 
@@ -228,15 +228,22 @@ public final class Demo {
         return watched;
     }
 
-    /** Creates the tables, writes the base data, creates one tunnel per engine and starts them. */
-    private Workload prepare(SyncClient client, DemoTarget target, List<Replication> out)
+    /**
+     * Creates the source tables, writes the base data, creates one tunnel per engine on each and
+     * starts the engines; returns each table's workload.
+     */
+    private List<Workload> prepare(SyncClient client, DemoTarget target, List<Replication> out)
             throws Exception {
-        String table = settings.table();
-        OrdersTable.create(client, table);
-        Workload workload = new Workload(client, table, settings.seed());
-        workload.writeBaseData(settings.rows());
-        console.say(
-                "demo", "table " + table + ": wrote " + settings.rows() + " orders (base data)");
+        List<Workload> workloads = new ArrayList<>();
+        for (String table : settings.sourceTables()) {
+            OrdersTable.create(client, table);
+            Workload workload = new Workload(client, table, settings.seed() + workloads.size());
+            workload.writeBaseData(settings.rows());
+            workloads.add(workload);
+            console.say(
+                    "demo",
+                    "table " + table + ": wrote " + settings.rows() + " orders (base data)");
+        }
         TunnelClient tunnels = target.tunnelClient();
         try {
             for (Engine engine : List.of(Engine.SPARK, Engine.FLINK)) {
@@ -249,39 +256,56 @@ public final class Demo {
         }
         for (Replication replication : out) {
             replication.start();
+            List<String> replicas =
+                    settings.sourceTables().stream().map(replication::replicaOf).toList();
             console.say(
                     replication.engine(),
                     "started: tunnel "
                             + tunnelName(replication.engine())
-                            + " -> replica table "
-                            + replication.replicaTable());
+                            + (settings.tables() == 1
+                                    ? ""
+                                    : " on " + settings.tables() + " tables (" + selection() + ")")
+                            + " -> replica table"
+                            + (replicas.size() == 1 ? " " : "s ")
+                            + String.join(", ", replicas));
         }
-        return workload;
+        return workloads;
+    }
+
+    private String selection() {
+        return settings.tableSelection().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .findFirst()
+                .orElseThrow();
     }
 
     private Replication replication(
             Engine engine, SyncClient client, TunnelClient tunnels, DemoTarget target) {
         String name = engine.name().toLowerCase(java.util.Locale.ROOT);
-        String replica = settings.table() + "_" + name + "_replica";
-        OrdersTable.create(client, replica);
-        // One tunnel per engine, so each consumes the whole change stream on its own.
-        tunnels.createTunnel(
-                new CreateTunnelRequest(
-                        settings.table(), tunnelName(name), TunnelType.BaseAndStream));
+        Map<String, String> replicas = new LinkedHashMap<>();
+        for (String table : settings.sourceTables()) {
+            String replica = table + "_" + name + "_replica";
+            OrdersTable.create(client, replica);
+            replicas.put(table, replica);
+            // One tunnel per engine, so each consumes the whole change stream on its own.
+            tunnels.createTunnel(
+                    new CreateTunnelRequest(table, tunnelName(name), TunnelType.BaseAndStream));
+        }
+        long baseTotal = (long) settings.rows() * settings.tables();
         return engine == Engine.SPARK
                 ? new SparkReplication(
                         target,
-                        settings.table(),
+                        settings.tableSelection(),
                         tunnelName(name),
-                        replica,
-                        settings.rows(),
+                        replicas,
+                        baseTotal,
                         console)
                 : new FlinkReplication(
                         target,
-                        settings.table(),
+                        settings.tableSelection(),
                         tunnelName(name),
-                        replica,
-                        settings.rows(),
+                        replicas,
+                        baseTotal,
                         console);
     }
 
@@ -293,12 +317,14 @@ public final class Demo {
      * How one replica ended.
      *
      * @param replication the engine
-     * @param diff its differences from the source table
+     * @param table the source table
+     * @param diff the differences of its replica from the source table
      * @param caughtUpMillis how long after the writes stopped it matched (when it did)
      * @param failure why the engine stopped, if it failed
      */
     record Outcome(
             Replication replication,
+            String table,
             TableDiff diff,
             Optional<Long> caughtUpMillis,
             Optional<Throwable> failure) {}
@@ -346,13 +372,17 @@ public final class Demo {
         }
     }
 
-    /** The change phase and the checks, on one source table. */
+    /** The change phase and the checks, on the source tables (splits and merges on the first). */
     private record Run(
             DemoSettings settings,
             Console console,
             SyncClient client,
-            Workload workload,
+            List<Workload> workloads,
             Resharding partitions) {
+
+        private long total(java.util.function.ToLongFunction<Workload> count) {
+            return workloads.stream().mapToLong(count).sum();
+        }
 
         void writeChanges() {
             console.say(
@@ -366,16 +396,38 @@ public final class Demo {
                         "demo",
                         "no splits or merges: an external instance splits partitions on its own");
             }
-            workload.runChanges(settings.rate(), settings.duration(), milestones());
+            writeAll();
             console.say(
                     "demo",
                     String.format(
                             "writes stopped: %d changes (%d inserts, %d partial updates, %d"
                                     + " deletes); waiting for the replicas to catch up",
-                            workload.changes(),
-                            workload.inserts.get(),
-                            workload.updates.get(),
-                            workload.deletes.get()));
+                            total(Workload::changes),
+                            total(w -> w.inserts.get()),
+                            total(w -> w.updates.get()),
+                            total(w -> w.deletes.get())));
+        }
+
+        /** Each table's changes at its share of the rate, side by side; the first reshards. */
+        private void writeAll() {
+            if (workloads.size() == 1) {
+                workloads.get(0).runChanges(settings.rate(), settings.duration(), milestones());
+                return;
+            }
+            double rate = Math.max(1.0, (double) settings.rate() / workloads.size());
+            List<java.util.concurrent.CompletableFuture<Void>> writers = new ArrayList<>();
+            for (int i = 0; i < workloads.size(); i++) {
+                Workload workload = workloads.get(i);
+                List<Workload.Milestone> steps = i == 0 ? milestones() : List.of();
+                writers.add(
+                        java.util.concurrent.CompletableFuture.runAsync(
+                                () -> workload.runChanges(rate, settings.duration(), steps)));
+            }
+            writers.forEach(java.util.concurrent.CompletableFuture::join);
+        }
+
+        private String firstTable() {
+            return settings.sourceTables().get(0);
         }
 
         /** One split and one merge, or a split then a merge every {@code --reshard-every}. */
@@ -404,13 +456,19 @@ public final class Demo {
         }
 
         private void split() {
-            List<String> children = partitions.control.get().split(settings.table(), splitKey());
+            List<String> children = partitions.control.get().split(firstTable(), splitKey());
             partitions.splits++;
-            console.say("demo", "split the partition holding " + splitKey() + " into " + children);
+            console.say(
+                    "demo",
+                    "split the partition holding "
+                            + splitKey()
+                            + (workloads.size() == 1 ? "" : " of " + firstTable())
+                            + " into "
+                            + children);
         }
 
         private void merge() {
-            String merged = partitions.control.get().merge(settings.table(), splitKey());
+            String merged = partitions.control.get().merge(firstTable(), splitKey());
             partitions.merges++;
             console.say(
                     "demo", "merged the two partitions around " + splitKey() + " into " + merged);
@@ -419,82 +477,107 @@ public final class Demo {
         List<Outcome> awaitReplicas(List<Replication> replications) throws InterruptedException {
             long stoppedAt = System.nanoTime();
             long deadline = stoppedAt + settings.catchUpTimeout().toNanos();
-            SortedMap<String, Map<String, Object>> source =
-                    OrdersTable.scan(client, settings.table());
+            Map<String, SortedMap<String, Map<String, Object>>> sources = new LinkedHashMap<>();
+            for (String table : settings.sourceTables()) {
+                sources.put(table, OrdersTable.scan(client, table));
+            }
             List<Outcome> outcomes = new ArrayList<>();
             for (Replication replication : replications) {
-                outcomes.add(awaitOne(replication, source, stoppedAt, deadline));
+                for (Map.Entry<String, SortedMap<String, Map<String, Object>>> source :
+                        sources.entrySet()) {
+                    outcomes.add(
+                            awaitOne(
+                                    replication,
+                                    source.getKey(),
+                                    source.getValue(),
+                                    stoppedAt,
+                                    deadline));
+                }
             }
             return outcomes;
         }
 
         private Outcome awaitOne(
                 Replication replication,
+                String table,
                 SortedMap<String, Map<String, Object>> source,
                 long stoppedAt,
                 long deadline)
                 throws InterruptedException {
+            String replica = replication.replicaOf(table);
             while (true) {
-                TableDiff diff =
-                        TableDiff.between(
-                                source, OrdersTable.scan(client, replication.replicaTable()), 5);
+                TableDiff diff = TableDiff.between(source, OrdersTable.scan(client, replica), 5);
                 if (diff.matches()) {
                     long millis = (System.nanoTime() - stoppedAt) / 1_000_000;
                     console.say(
                             replication.engine(),
                             String.format(
-                                    "caught up %.1f s after the writes stopped", millis / 1000.0));
-                    return new Outcome(replication, diff, Optional.of(millis), Optional.empty());
+                                    "%scaught up %.1f s after the writes stopped",
+                                    workloads.size() == 1 ? "" : replica + " ", millis / 1000.0));
+                    return new Outcome(
+                            replication, table, diff, Optional.of(millis), Optional.empty());
                 }
                 Optional<Throwable> failure = replication.failure();
                 if (failure.isPresent() || System.nanoTime() > deadline) {
-                    return new Outcome(replication, diff, Optional.empty(), failure);
+                    return new Outcome(replication, table, diff, Optional.empty(), failure);
                 }
                 Thread.sleep(500);
             }
         }
 
         boolean summarize(List<Outcome> outcomes, List<ResourceWatch.Sample> watched) {
-            SortedMap<String, Map<String, Object>> source =
-                    OrdersTable.scan(client, settings.table());
             console.say("", "");
             console.say("summary", "");
-            console.say(
-                    "source",
-                    String.format(
-                            "%s: %d rows now; %d base rows + %d changes written (%d inserts, %d"
-                                    + " partial updates, %d deletes); %s",
-                            settings.table(),
-                            source.size(),
-                            settings.rows(),
-                            workload.changes(),
-                            workload.inserts.get(),
-                            workload.updates.get(),
-                            workload.deletes.get(),
-                            partitions.describe()));
+            for (int i = 0; i < workloads.size(); i++) {
+                Workload workload = workloads.get(i);
+                String table = settings.sourceTables().get(i);
+                SortedMap<String, Map<String, Object>> source = OrdersTable.scan(client, table);
+                console.say(
+                        "source",
+                        String.format(
+                                "%s: %d rows now; %d base rows + %d changes written (%d inserts, %d"
+                                        + " partial updates, %d deletes)%s",
+                                table,
+                                source.size(),
+                                settings.rows(),
+                                workload.changes(),
+                                workload.inserts.get(),
+                                workload.updates.get(),
+                                workload.deletes.get(),
+                                i == 0 ? "; " + partitions.describe() : ""));
+            }
             if (!watched.isEmpty()) {
                 console.say("watch", ResourceWatch.summary(watched));
             }
             boolean allMatch = true;
             for (Outcome outcome : outcomes) {
-                allMatch &= report(outcome);
+                allMatch &= report(outcome, outcomes);
             }
             console.say("result", allMatch ? "MATCH" : "MISMATCH");
             return allMatch;
         }
 
-        private boolean report(Outcome outcome) {
+        private boolean report(Outcome outcome, List<Outcome> outcomes) {
             Replication r = outcome.replication();
             EngineStats stats = r.stats();
             String verdict =
                     outcome.diff().matches()
                             ? "MATCH"
                             : "MISMATCH (" + outcome.diff().total() + " rows differ)";
+            String replica = r.replicaOf(outcome.table());
+            boolean firstOfEngine =
+                    outcomes.stream().filter(o -> o.replication() == r).findFirst().orElseThrow()
+                            == outcome;
+            if (!firstOfEngine) {
+                console.say(r.engine(), String.format("%s: %s", replica, verdict));
+                outcome.diff().differences().forEach(line -> console.say(r.engine(), "  " + line));
+                return outcome.diff().matches();
+            }
             console.say(
                     r.engine(),
                     String.format(
                             "%s: %s; %d changes applied in %d %s (%.0f changes/s)",
-                            r.replicaTable(),
+                            replica,
                             verdict,
                             stats.changes(),
                             stats.units(),

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -15,7 +16,9 @@ import java.util.Set;
  * @param duration how long changes are written after that
  * @param rate changes written per second
  * @param seed the seed of the change mix
- * @param table the source table's name (replicas get suffixes)
+ * @param table the source table's name (replicas get suffixes); with several tables, their prefix
+ * @param tables how many source tables: one ({@code table}) or {@code table_1} to {@code table_N},
+ *     each read by one source of each engine
  * @param target an external instance, or empty for the embedded emulator
  * @param catchUpTimeout how long the replicas may take to catch up once writes stop
  * @param reshardEvery split, then merge back, the middle partition this often; empty: one split and
@@ -29,6 +32,7 @@ public record DemoSettings(
         int rate,
         long seed,
         String table,
+        int tables,
         Optional<DemoTarget> target,
         Duration catchUpTimeout,
         Optional<Duration> reshardEvery,
@@ -50,6 +54,8 @@ public record DemoSettings(
                     "  --rate N                    changes written per second (default 200)",
                     "  --seed N                    seed of the change mix (default 1)",
                     "  --table NAME                source table (default orders)",
+                    "  --tables N                  N source tables NAME_1 .. NAME_N, read by one source",
+                    "                              of each engine (table.pattern; default 1: NAME)",
                     "  --catch-up-timeout D        how long the replicas may take to catch up (default 120s)",
                     "  --reshard-every D           split the middle partition, then merge it back, every D",
                     "                              (default: one split and one merge per run)",
@@ -75,12 +81,32 @@ public record DemoSettings(
                         positive("rate", flags.take("rate").orElse("200")),
                         number("seed", flags.take("seed").orElse("1")),
                         flags.take("table").orElse("orders"),
+                        positive("tables", flags.take("tables").orElse("1")),
                         target(flags),
                         duration("catch-up-timeout", flags.take("catch-up-timeout").orElse("120s")),
                         flags.take("reshard-every").map(d -> duration("reshard-every", d)),
                         flags.take("watch-every").map(d -> duration("watch-every", d)));
         flags.requireAllUsed();
         return settings;
+    }
+
+    /** The source tables: {@code table}, or {@code table_1} to {@code table_N}. */
+    public List<String> sourceTables() {
+        if (tables == 1) {
+            return List.of(table);
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= tables; i++) {
+            names.add(table + "_" + i);
+        }
+        return names;
+    }
+
+    /** How the sources select the tables: {@code table.name} or, for several, a pattern. */
+    public Map<String, String> tableSelection() {
+        return tables == 1
+                ? Map.of("table.name", table)
+                : Map.of("table.pattern", table + "_[0-9]+");
     }
 
     private static Set<Engine> engines(String value) {

@@ -8,8 +8,13 @@ public interface Replication extends AutoCloseable {
     /** {@code spark} or {@code flink}. */
     String engine();
 
-    /** The replica table it writes. */
+    /** The replica table it writes (the first, with several source tables). */
     String replicaTable();
+
+    /** The replica of source table {@code table}. */
+    default String replicaOf(String table) {
+        return replicaTable();
+    }
 
     /** Starts the query or job; returns once it runs. */
     void start() throws Exception;

@@ -49,4 +49,43 @@ class DemoITCase {
         // both tunnels' channels show no lag once the demo caught up (the consumers' reports)
         assertThat(output.lines().filter(l -> l.matches("cli +max lag: 0s"))).hasSize(2);
     }
+
+    @Test
+    void withSeveralTablesOneSourcePerEngineKeepsEveryReplicaMatching() {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+
+        int status =
+                Demo.run(
+                        new String[] {
+                            "--tables",
+                            "3",
+                            "--table",
+                            "shop",
+                            "--rows",
+                            "100",
+                            "--duration",
+                            "8s",
+                            "--rate",
+                            "90",
+                            "--catch-up-timeout",
+                            "60s"
+                        },
+                        out);
+
+        String output = buffer.toString(StandardCharsets.UTF_8);
+        System.out.println(output);
+        assertThat(status).as(output).isZero();
+        assertThat(output)
+                .contains("table shop_3: wrote 100 orders (base data)")
+                .contains("on 3 tables (table.pattern=shop_[0-9]+)")
+                .contains("split the partition holding order-0000050 of shop_1 into")
+                .containsPattern("spark +shop_1_spark_replica: MATCH")
+                .containsPattern("spark +shop_3_spark_replica: MATCH")
+                .containsPattern("flink +shop_2_flink_replica: MATCH")
+                .containsPattern("flink +shop_3_flink_replica: MATCH")
+                .contains("result MATCH")
+                .contains("cli    Tunnel 'shop_to_flink' of table 'shop_3'");
+        assertThat(output.lines().filter(l -> l.contains(": MATCH"))).hasSize(6);
+    }
 }

@@ -19,6 +19,18 @@ class DemoSettingsTest {
         assertThat(settings.target()).isEmpty();
         assertThat(settings.table()).isEqualTo("orders");
         assertThat(settings.reshardEvery()).isEmpty();
+        assertThat(settings.sourceTables()).containsExactly("orders");
+        assertThat(settings.tableSelection()).containsEntry("table.name", "orders");
+    }
+
+    @Test
+    void severalTablesAreNumberedAndSelectedByAPattern() {
+        DemoSettings settings = DemoSettings.parse("--tables", "3", "--table", "shop");
+
+        assertThat(settings.sourceTables()).containsExactly("shop_1", "shop_2", "shop_3");
+        assertThat(settings.tableSelection()).containsEntry("table.pattern", "shop_[0-9]+");
+        assertThatThrownBy(() -> DemoSettings.parse("--tables", "0"))
+                .hasMessageContaining("--tables must be a positive integer");
     }
 
     @Test

@@ -15,7 +15,8 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
 /**
  * A Flink metric reporter that keeps the source enumerator's channel gauges ({@code
  * channelsAssigned}, {@code channelsUnassigned}, {@code channelsFinished}) where the demo can read
- * them: the local job runs in this JVM.
+ * them: the local job runs in this JVM. A source of several tables has each table's gauges (under
+ * {@code table.<name>}); the counts are their sums.
  */
 public final class ChannelGauges implements MetricReporter {
 
@@ -23,7 +24,7 @@ public final class ChannelGauges implements MetricReporter {
     static final String UNASSIGNED = "channelsUnassigned";
     static final String FINISHED = "channelsFinished";
 
-    private static final Map<String, Gauge<?>> GAUGES = new ConcurrentHashMap<>();
+    private static final Map<String, Map<Metric, Gauge<?>>> GAUGES = new ConcurrentHashMap<>();
 
     /** The enumerator's current counts, once it has registered its gauges. */
     static Optional<ProgressLine.Channels> current() {
@@ -37,10 +38,17 @@ public final class ChannelGauges implements MetricReporter {
     }
 
     private static Optional<Long> value(String name) {
-        return Optional.ofNullable(GAUGES.get(name))
-                .map(Gauge::getValue)
-                .filter(Number.class::isInstance)
-                .map(v -> ((Number) v).longValue());
+        Map<Metric, Gauge<?>> gauges = GAUGES.getOrDefault(name, Map.of());
+        if (gauges.isEmpty()) {
+            return Optional.empty();
+        }
+        long sum = 0;
+        for (Gauge<?> gauge : gauges.values()) {
+            if (gauge.getValue() instanceof Number n) {
+                sum += n.longValue();
+            }
+        }
+        return Optional.of(sum);
     }
 
     @Override
@@ -54,14 +62,14 @@ public final class ChannelGauges implements MetricReporter {
     @Override
     public void notifyOfAddedMetric(Metric metric, String name, MetricGroup group) {
         if (metric instanceof Gauge<?> gauge && isChannelGauge(name)) {
-            GAUGES.put(name, gauge);
+            GAUGES.computeIfAbsent(name, n -> new ConcurrentHashMap<>()).put(metric, gauge);
         }
     }
 
     @Override
     public void notifyOfRemovedMetric(Metric metric, String name, MetricGroup group) {
         if (isChannelGauge(name)) {
-            GAUGES.remove(name, metric);
+            GAUGES.getOrDefault(name, new ConcurrentHashMap<>()).remove(metric);
         }
     }
 

@@ -8,6 +8,8 @@ import io.tablestorecdc.e2e.orders.OrderChange;
 import io.tablestorecdc.flink.sink.TablestoreSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -15,12 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -33,26 +37,30 @@ public final class FlinkReplication implements Replication {
     private static final int PARALLELISM = 2;
 
     private final DemoTarget target;
-    private final String table;
+    private final Map<String, String> selection;
     private final String tunnel;
-    private final String replicaTable;
+    private final Map<String, String> replicas;
     private final long baseTotal;
     private final Console console;
     private final EngineStats stats;
     private final String runId = UUID.randomUUID().toString();
     private JobClient job;
 
+    /**
+     * @param selection the source's {@code table.name} or {@code table.pattern} option
+     * @param replicas each source table's replica
+     */
     public FlinkReplication(
             DemoTarget target,
-            String table,
+            Map<String, String> selection,
             String tunnel,
-            String replicaTable,
+            Map<String, String> replicas,
             long baseTotal,
             Console console) {
         this.target = target;
-        this.table = table;
+        this.selection = Map.copyOf(selection);
         this.tunnel = tunnel;
-        this.replicaTable = replicaTable;
+        this.replicas = new LinkedHashMap<>(replicas);
         this.baseTotal = baseTotal;
         this.console = console;
         this.stats = new EngineStats(baseTotal);
@@ -65,7 +73,12 @@ public final class FlinkReplication implements Replication {
 
     @Override
     public String replicaTable() {
-        return replicaTable;
+        return replicas.values().iterator().next();
+    }
+
+    @Override
+    public String replicaOf(String table) {
+        return replicas.get(table);
     }
 
     @Override
@@ -79,16 +92,29 @@ public final class FlinkReplication implements Replication {
         FlinkRun.register(runId, stats, console, baseTotal);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
-        env.fromSource(source(), WatermarkStrategy.noWatermarks(), "orders changes")
-                .uid("tablestore-cdc-source")
-                .keyBy(new ByOrderId())
-                .map(new AppliedChanges(runId))
-                .uid("orders-applied")
-                .name("count changes")
-                .sinkTo(sink())
-                .uid("orders-replica")
-                .name("orders replica");
-        job = env.executeAsync("tablestore-cdc demo: orders to " + replicaTable);
+        DataStream<OrderChange> applied =
+                env.fromSource(source(), WatermarkStrategy.noWatermarks(), "orders changes")
+                        .uid("tablestore-cdc-source")
+                        .keyBy(new ByOrderId())
+                        .map(new AppliedChanges(runId))
+                        .uid("orders-applied")
+                        .name("count changes");
+        if (replicas.size() == 1) {
+            applied.sinkTo(sink(replicaTable())).uid("orders-replica").name("orders replica");
+        } else {
+            // One source of every table; each table's changes to its own replica.
+            for (Map.Entry<String, String> replica : replicas.entrySet()) {
+                applied.filter(new OfTable(replica.getKey()))
+                        .uid("changes-of-" + replica.getKey())
+                        .name("changes of " + replica.getKey())
+                        .sinkTo(sink(replica.getValue()))
+                        .uid(replica.getValue())
+                        .name(replica.getValue());
+            }
+        }
+        job =
+                env.executeAsync(
+                        "tablestore-cdc demo: orders to " + String.join(", ", replicas.values()));
     }
 
     private static Configuration configuration() {
@@ -109,7 +135,8 @@ public final class FlinkReplication implements Replication {
                 .setEndpoint(target.endpoint())
                 .setInstanceName(target.instanceName())
                 .setCredentials(target.accessKeyId(), target.accessKeySecret())
-                .setTableName(table)
+                .setTableName(selection.get("table.name"))
+                .setTablePattern(selection.get("table.pattern"))
                 .setTunnelName(tunnel)
                 .setMetaTable("tablestore_cdc_meta")
                 .setDiscoveryInterval(Duration.ofSeconds(1))
@@ -118,7 +145,7 @@ public final class FlinkReplication implements Replication {
     }
 
     /** The replica, written by the product's own sink ({@code TablestoreSink}). */
-    private TablestoreSink<OrderChange> sink() {
+    private TablestoreSink<OrderChange> sink(String replicaTable) {
         return TablestoreSink.<OrderChange>builder()
                 .setEndpoint(target.endpoint())
                 .setInstanceName(target.instanceName())
@@ -167,13 +194,28 @@ public final class FlinkReplication implements Replication {
         }
     }
 
-    /** The key that keeps one order's changes on one sink subtask, in order. */
+    /** The key that keeps one order's changes (of one table) on one sink subtask, in order. */
     private static final class ByOrderId implements KeySelector<OrderChange, String> {
         private static final long serialVersionUID = 1L;
 
         @Override
         public String getKey(OrderChange change) {
-            return change.orderId;
+            return change.table + "/" + change.orderId;
+        }
+    }
+
+    /** The changes of one source table. */
+    private static final class OfTable implements FilterFunction<OrderChange> {
+        private static final long serialVersionUID = 1L;
+        private final String table;
+
+        OfTable(String table) {
+            this.table = table;
+        }
+
+        @Override
+        public boolean filter(OrderChange change) {
+            return change.table.equals(table);
         }
     }
 }

@@ -23,6 +23,7 @@ public final class OrderChangeDeserializer implements ChangeRecordDeserializer<O
                         OrderChange.Action.valueOf(record.action().name()),
                         record.channelId(),
                         record.commitTimestampMicros());
+        change.table = record.table();
         for (ChangeRecord.ColumnChange column : record.columns()) {
             if (column.operation() == ChangeRecord.ColumnOperation.PUT) {
                 change.put(column.name(), column.value().toJava());

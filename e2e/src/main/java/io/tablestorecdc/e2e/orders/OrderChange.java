@@ -25,6 +25,9 @@ public class OrderChange {
     public String orderId;
     public Action action;
 
+    /** The source table it was read from ({@code ""} when the reader did not say). */
+    public String table = "";
+
     /** The tunnel channel it came from; base data channels start with {@code BaseData_}. */
     public String channel;
 

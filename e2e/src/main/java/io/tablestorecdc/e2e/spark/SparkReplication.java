@@ -16,10 +16,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -31,16 +33,18 @@ import org.apache.spark.sql.streaming.Trigger;
 /**
  * A Spark Structured Streaming query from {@code format("tablestore-cdc")} to {@code
  * writeStream.format("tablestore")}: the product's own sink keeps the replica table, applying each
- * change as what it was (puts, partial updates with column deletes, deletes).
+ * change as what it was (puts, partial updates with column deletes, deletes). With several source
+ * tables, one query reads them all and each batch writes each table's rows ({@code _table}) to its
+ * replica with the batch {@code write.format("tablestore")}.
  */
 public final class SparkReplication implements Replication {
 
     private static final String APPLIED = "applied";
 
     private final DemoTarget target;
-    private final String table;
+    private final Map<String, String> selection;
     private final String tunnel;
-    private final String replicaTable;
+    private final Map<String, String> replicas;
     private final long baseTotal;
     private final Console console;
     private final EngineStats stats;
@@ -49,17 +53,21 @@ public final class SparkReplication implements Replication {
     private StreamingQuery query;
     private Path checkpoint;
 
+    /**
+     * @param selection the source's {@code table.name} or {@code table.pattern} option
+     * @param replicas each source table's replica
+     */
     public SparkReplication(
             DemoTarget target,
-            String table,
+            Map<String, String> selection,
             String tunnel,
-            String replicaTable,
+            Map<String, String> replicas,
             long baseTotal,
             Console console) {
         this.target = target;
-        this.table = table;
+        this.selection = Map.copyOf(selection);
         this.tunnel = tunnel;
-        this.replicaTable = replicaTable;
+        this.replicas = new LinkedHashMap<>(replicas);
         this.baseTotal = baseTotal;
         this.console = console;
         this.stats = new EngineStats(baseTotal);
@@ -72,7 +80,12 @@ public final class SparkReplication implements Replication {
 
     @Override
     public String replicaTable() {
-        return replicaTable;
+        return replicas.values().iterator().next();
+    }
+
+    @Override
+    public String replicaOf(String table) {
+        return replicas.get(table);
     }
 
     @Override
@@ -92,16 +105,54 @@ public final class SparkReplication implements Replication {
                         .config("spark.sql.shuffle.partitions", "1")
                         .getOrCreate();
         spark.streams().addListener(new ProgressPrinter());
+        if (replicas.size() == 1) {
+            query =
+                    counted(changes())
+                            .writeStream()
+                            .format("tablestore")
+                            .queryName("orders-replica")
+                            .trigger(Trigger.ProcessingTime(500))
+                            .option("checkpointLocation", checkpoint.toString())
+                            .options(connection())
+                            .option("table.name", replicaTable())
+                            .start();
+            return;
+        }
         query =
-                counted(changes())
+                changes()
                         .writeStream()
-                        .format("tablestore")
-                        .queryName("orders-replica")
+                        .queryName("orders-replicas")
                         .trigger(Trigger.ProcessingTime(500))
                         .option("checkpointLocation", checkpoint.toString())
-                        .options(connection())
-                        .option("table.name", replicaTable)
+                        .foreachBatch((VoidFunction2<Dataset<Row>, Long>) this::writeEach)
                         .start();
+    }
+
+    /**
+     * One batch of several tables' changes: each table's rows to its replica (a key's changes stay
+     * in their partition, in order; a replayed batch writes the same changes again).
+     */
+    private void writeEach(Dataset<Row> batch, long batchId) {
+        Dataset<Row> changes = batch.persist();
+        try {
+            Row counts =
+                    changes.agg(
+                                    count(lit(1)).as("rows"),
+                                    count(when(col("_commit_ts").isNull(), lit(1))).as("base"))
+                            .first();
+            stats.recordApplied(counts.getLong(0), counts.getLong(1));
+            for (Map.Entry<String, String> replica : replicas.entrySet()) {
+                changes.filter(col("_table").equalTo(replica.getKey()))
+                        .write()
+                        .format("tablestore")
+                        .options(connection())
+                        .option("table.name", replica.getValue())
+                        .mode("append")
+                        .save();
+            }
+        } finally {
+            changes.unpersist();
+        }
     }
 
     /**
@@ -127,7 +178,7 @@ public final class SparkReplication implements Replication {
         return spark.readStream()
                 .format("tablestore-cdc")
                 .options(connection())
-                .option("table.name", table)
+                .options(selection)
                 .option("tunnel.name", tunnel)
                 .option("max.rows.per.trigger", "500")
                 .option("channel.read.budget", "2s")
