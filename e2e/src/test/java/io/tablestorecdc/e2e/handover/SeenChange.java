@@ -54,12 +54,9 @@ public class SeenChange {
         return new Key(table, change.orderId, seqEpoch, seqMicros, seqRow);
     }
 
-    /**
-     * The channel, as {@code <table>/<channel id>} when the table is known: channel ids are a
-     * tunnel's own.
-     */
+    /** The channel id (a tunnel's own: split a log of several tables by table first). */
     public String channel() {
-        return table.isEmpty() ? change.channel : table + "/" + change.channel;
+        return change.channel;
     }
 
     /**
@@ -90,6 +87,6 @@ public class SeenChange {
 
     @Override
     public String toString() {
-        return key() + " " + change + " on " + channel() + " in " + unit;
+        return key() + " " + change + " on " + table + "/" + channel() + " in " + unit;
     }
 }
