@@ -1,6 +1,7 @@
 package io.tablestorecdc.e2e.bench;
 
 import io.tablestorecdc.checkpoint.meta.MetaTable;
+import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,12 @@ final class FlinkCheckpoints {
     private static final AtomicLong SEEN = new AtomicLong();
     private static final Map<Long, Long> BARRIER_NANOS = new ConcurrentHashMap<>();
     private static final Map<Long, Long> COMPLETE_NANOS = new ConcurrentHashMap<>();
+    private static final Map<Long, Long> FULL_MILLIS = new ConcurrentHashMap<>();
     private static final Map<Long, Mark> MARKS = new ConcurrentHashMap<>();
     private static volatile FlinkCheckpoints current;
+    private static final AtomicLong FIRST_SEEN_NANOS = new AtomicLong();
+    private Runnable whenDrained = () -> {};
+    private long firstRecordMs = -1;
 
     private final BenchEmulator emulator;
     private final ServerCounters counters;
@@ -67,7 +72,8 @@ final class FlinkCheckpoints {
             double idleMetaRowsPerCheckpoint,
             double metaRowsDeletedPerCheckpoint,
             double medianMetaRowsPerCheckpoint,
-            double steadyMetaRowsPerCheckpoint) {}
+            double steadyMetaRowsPerCheckpoint,
+            long medianFullCheckpointMs) {}
 
     Figures measure(String table, String tunnel, int channels, long expected) throws Exception {
         return measure(table, tunnel, channels, expected, MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY);
@@ -76,25 +82,45 @@ final class FlinkCheckpoints {
     /** {@link #measure} with the source's {@code meta.full.snapshot.every} set. */
     Figures measure(String table, String tunnel, int channels, long expected, int fullEvery)
             throws Exception {
+        return measure(
+                FlinkDrain.source(emulator, table, tunnel, fullEvery), tunnel, channels, expected);
+    }
+
+    /** Runs {@code action} in the next measurement once every record was read, job running. */
+    FlinkCheckpoints whenDrained(Runnable action) {
+        this.whenDrained = action;
+        return this;
+    }
+
+    /** The last measurement's time from the job's submission to its first record. */
+    long firstRecordMs() {
+        return firstRecordMs;
+    }
+
+    /** {@link #measure} of a source built by the caller (of several tables, say). */
+    Figures measure(TablestoreCdcSource<String> source, String tunnel, int channels, long expected)
+            throws Exception {
         SEEN.set(0);
+        FIRST_SEEN_NANOS.set(0);
         BARRIER_NANOS.clear();
         COMPLETE_NANOS.clear();
+        FULL_MILLIS.clear();
         MARKS.clear();
         current = this;
         Mark start = mark();
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM, configuration());
-        env.fromSource(
-                        FlinkDrain.source(emulator, table, tunnel, fullEvery),
-                        WatermarkStrategy.noWatermarks(),
-                        "changes")
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "changes")
                 .process(new CheckpointWatch())
                 .name("checkpoint watch")
                 .sinkTo(new DiscardingSink<>())
                 .name("discard");
+        long submitted = System.nanoTime();
         JobClient job = env.executeAsync("tablestore-cdc bench checkpoints " + tunnel);
         try {
             long drainedAt = awaitDrainedCheckpoint(expected);
+            firstRecordMs = (FIRST_SEEN_NANOS.get() - submitted) / 1_000_000;
+            whenDrained.run();
             long settledAt = awaitCheckpoint(drainedAt + SETTLE_CHECKPOINTS);
             long endAt = awaitCheckpoint(settledAt + IDLE_CHECKPOINTS);
             return figures(channels, start, drainedAt, settledAt, endAt);
@@ -102,6 +128,7 @@ final class FlinkCheckpoints {
             job.cancel().get(60, TimeUnit.SECONDS);
             job.getJobExecutionResult().handle((r, e) -> null).get(60, TimeUnit.SECONDS);
             current = null;
+            whenDrained = () -> {};
         }
     }
 
@@ -137,7 +164,24 @@ final class FlinkCheckpoints {
                 drainedAt > first
                         ? (drained.metaWritten() - MARKS.get(first).metaWritten())
                                 / (double) (drainedAt - first)
-                        : Double.NaN);
+                        : Double.NaN,
+                medianFullMillis(endAt));
+    }
+
+    /**
+     * The median duration of the checkpoints up to {@code last} as the JobManager measures them,
+     * from the trigger (the enumerators' snapshots included) to completion; -1 without the gauge.
+     */
+    private static long medianFullMillis(long last) {
+        List<Long> millis = new ArrayList<>();
+        FULL_MILLIS.forEach(
+                (id, ms) -> {
+                    if (id <= last) {
+                        millis.add(ms);
+                    }
+                });
+        millis.sort(null);
+        return millis.isEmpty() ? -1 : millis.get(millis.size() / 2);
     }
 
     /** The median of the meta rows written between consecutive completed checkpoints. */
@@ -200,6 +244,9 @@ final class FlinkCheckpoints {
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
         conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.setString(
+                "metrics.reporter.checkpoints.factory.class",
+                CheckpointDurations.Factory.class.getName());
         return conf;
     }
 
@@ -214,7 +261,9 @@ final class FlinkCheckpoints {
 
         @Override
         public void processElement(String value, Context context, Collector<Void> out) {
-            SEEN.incrementAndGet();
+            if (SEEN.incrementAndGet() == 1) {
+                FIRST_SEEN_NANOS.compareAndSet(0, System.nanoTime());
+            }
         }
 
         @Override
@@ -228,6 +277,8 @@ final class FlinkCheckpoints {
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
             COMPLETE_NANOS.putIfAbsent(checkpointId, System.nanoTime());
+            CheckpointDurations.lastMillis()
+                    .ifPresent(ms -> FULL_MILLIS.putIfAbsent(checkpointId, ms));
             FlinkCheckpoints bench = current;
             if (bench != null) {
                 MARKS.computeIfAbsent(checkpointId, id -> bench.mark());

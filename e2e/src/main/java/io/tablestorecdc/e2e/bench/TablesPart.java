@@ -2,6 +2,7 @@ package io.tablestorecdc.e2e.bench;
 
 import static io.tablestorecdc.e2e.bench.ThroughputBenchmark.say;
 
+import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
 final class TablesPart {
 
     private static final String TUNNEL = "tables";
+    private static final String FLINK_TUNNEL = "tables-flink";
 
     private final ThroughputBenchmark bench;
     private final ServerCounters counters;
@@ -46,6 +48,25 @@ final class TablesPart {
             int peakThreads,
             long liveHeapMb) {}
 
+    /**
+     * One Flink source's figures.
+     *
+     * @param source {@code many tables} or {@code one table}
+     * @param tables the tables the source reads
+     * @param checkpoints the per-checkpoint figures, as the checkpoint part measures them
+     * @param firstRecordMs from the job's submission to its first record (every table's consumer
+     *     opened)
+     * @param peakThreads the most threads the benchmark's JVM ran during the job
+     * @param liveHeapMb the JVM's heap after a full GC once every record was read, job running
+     */
+    record FlinkFigures(
+            String source,
+            int tables,
+            FlinkCheckpoints.Figures checkpoints,
+            long firstRecordMs,
+            int peakThreads,
+            long liveHeapMb) {}
+
     void run() throws Exception {
         int tables = bench.settings().tables();
         int partitions = bench.settings().tablePartitions();
@@ -65,11 +86,13 @@ final class TablesPart {
             BenchTable table = bench.table(prefix + t);
             table.create(partitions, (long) partitions * rowsPerChannel);
             table.createStreamTunnel(TUNNEL);
+            table.createStreamTunnel(FLINK_TUNNEL);
             table.write(partitions * rowsPerChannel);
         }
         BenchTable one = bench.table("one" + channels);
         one.create(channels, (long) channels * rowsPerChannel);
         one.createStreamTunnel(TUNNEL);
+        one.createStreamTunnel(FLINK_TUNNEL);
         one.write(channels * rowsPerChannel);
         say("  wrote %d rows into each source in %.1f s", channels * rowsPerChannel, since(start));
 
@@ -102,7 +125,87 @@ final class TablesPart {
             rows.add(row);
         }
         json.put("sources", rows);
+
+        say(
+                "%nMany tables in one Flink source: %d tables of %d partitions against one table of"
+                        + " %d (per completed checkpoint while reading; ms):",
+                tables, partitions, channels);
+        long expected = (long) channels * rowsPerChannel;
+        List<Map<String, Object>> flink = new ArrayList<>();
+        for (FlinkFigures f :
+                List.of(
+                        measureFlink(
+                                "many tables",
+                                tables,
+                                FlinkDrain.builder(bench.emulator(), null, FLINK_TUNNEL)
+                                        .setTablePattern(prefix + "[0-9]+"),
+                                channels,
+                                expected),
+                        measureFlink(
+                                "one table",
+                                1,
+                                FlinkDrain.builder(bench.emulator(), one.name(), FLINK_TUNNEL),
+                                channels,
+                                expected))) {
+            Map<String, Object> row = ThroughputBenchmark.record(f);
+            row.put("checkpoints", ThroughputBenchmark.record(f.checkpoints()));
+            flink.add(row);
+        }
+        json.put("flinkSources", flink);
         bench.report("tables", json);
+    }
+
+    private FlinkFigures measureFlink(
+            String source,
+            int tables,
+            TablestoreCdcSourceBuilder<String> builder,
+            int channels,
+            long expected)
+            throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        threads.resetPeakThreadCount();
+        AtomicLong liveHeap = new AtomicLong();
+        long start = System.nanoTime();
+        FlinkCheckpoints checkpoints =
+                new FlinkCheckpoints(bench.emulator(), counters)
+                        .whenDrained(
+                                () -> {
+                                    System.gc();
+                                    liveHeap.set(
+                                            ManagementFactory.getMemoryMXBean()
+                                                    .getHeapMemoryUsage()
+                                                    .getUsed());
+                                });
+        FlinkCheckpoints.Figures c =
+                checkpoints.measure(builder.build(), FLINK_TUNNEL, channels, expected);
+        FlinkFigures f =
+                new FlinkFigures(
+                        source,
+                        tables,
+                        c,
+                        checkpoints.firstRecordMs(),
+                        threads.getPeakThreadCount(),
+                        liveHeap.get() / (1024 * 1024));
+        say(
+                "  %-11s %4d channels: first record after %d ms; checkpoint median %d ms (trigger"
+                        + " to complete, all checkpoints), %d ms (barrier at the sink to complete,"
+                        + " %d while reading); per checkpoint while reading %.1f meta rows written,"
+                        + " %.0f meta requests, %.1f tunnel checkpoints; idle %.0f meta requests;"
+                        + " peak threads %d, live heap %d MB  (%.0f s)",
+                source,
+                channels,
+                f.firstRecordMs(),
+                c.medianFullCheckpointMs(),
+                c.medianCheckpointMs(),
+                c.activeCheckpoints(),
+                c.metaRowsPerCheckpoint(),
+                c.metaRequestsPerCheckpoint(),
+                c.tunnelCheckpointsPerCheckpoint(),
+                c.idleMetaRequestsPerCheckpoint(),
+                f.peakThreads(),
+                f.liveHeapMb(),
+                since(start));
+        return f;
     }
 
     private Figures measure(
