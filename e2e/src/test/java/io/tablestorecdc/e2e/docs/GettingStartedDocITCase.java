@@ -188,7 +188,7 @@ class GettingStartedDocITCase {
         while (flag.find()) {
             flags.add(flag.group(1));
         }
-        assertThat(flags).hasSize(11).contains("--help");
+        assertThat(flags).hasSize(12).contains("--help");
 
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         assertThat(
@@ -221,6 +221,8 @@ class GettingStartedDocITCase {
                         "3",
                         "--table",
                         "t",
+                        "--tables",
+                        "2",
                         "--catch-up-timeout",
                         "2m",
                         "--reshard-every",
@@ -236,6 +238,7 @@ class GettingStartedDocITCase {
                         "--access-key-secret",
                         "s");
         assertThat(all.reshardEvery()).contains(Duration.ofSeconds(40));
+        assertThat(all.sourceTables()).containsExactly("t_1", "t_2");
         assertThat(all.watchEvery()).contains(Duration.ofSeconds(20));
         assertThat(all.target()).isPresent();
     }

@@ -110,6 +110,15 @@ final class TableEnumerator {
 
     /** Connects to the table's tunnel and starts the discovery rounds. */
     void start() {
+        connect();
+        begin();
+    }
+
+    /**
+     * Connects to the table's tunnel (the network part of {@link #start}; touches nothing the
+     * coordinator thread reads, so that a source opens several tables at once).
+     */
+    void connect() {
         try {
             connection =
                     TunnelConnection.open(
@@ -124,6 +133,10 @@ final class TableEnumerator {
             OwnershipLoss.rethrow(e); // a restart of a job that lost its lease is not restarted
             throw e;
         }
+    }
+
+    /** The rest of {@link #start} after {@link #connect}, on the coordinator thread. */
+    void begin() {
         tunnelId = Optional.of(connection.tunnel().tunnelId());
         tunnelType = connection.tunnel().type();
         lastListing = connection.tunnel().channels();
@@ -373,9 +386,24 @@ final class TableEnumerator {
      * lease outlives it, and the next renewal tells.
      */
     EnumeratorState snapshotState(long checkpointId) {
-        Optional<String> holder = Optional.empty();
+        requireOwnership(checkpointId);
+        return stateOf(checkpointId);
+    }
+
+    /**
+     * The owner-row read of {@link #snapshotState} alone (thread-safe, so that a source reads its
+     * tables' owner rows at once).
+     */
+    void requireOwnership(long checkpointId) {
         if (connection != null) {
             requireOwnershipFor(checkpointId);
+        }
+    }
+
+    /** {@link #snapshotState} after {@link #requireOwnership}, on the coordinator thread. */
+    EnumeratorState stateOf(long checkpointId) {
+        Optional<String> holder = Optional.empty();
+        if (connection != null) {
             holder = Optional.of(connection.consumer().holder());
         }
         commitWait.checkpointBegun();

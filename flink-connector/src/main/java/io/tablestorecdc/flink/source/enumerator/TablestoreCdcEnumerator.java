@@ -20,6 +20,7 @@ import io.tablestorecdc.flink.source.event.TablesReadEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -37,6 +43,7 @@ import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +70,9 @@ public final class TablestoreCdcEnumerator
 
     /** The metric group of one table of a source of several: {@code table.<name>}. */
     public static final String TABLE_GROUP = "table";
+
+    /** How many tables' tunnels are opened, and owner rows read, at once. */
+    static final int TABLES_AT_ONCE = 8;
 
     /** The jars of the connector and of the Tablestore SDK (one jar when shaded). */
     private static final List<Class<?>> CLOSE_PATH_ANCHORS =
@@ -92,6 +102,10 @@ public final class TablestoreCdcEnumerator
     private final Map<String, MetricGroup> tableGroups = new TreeMap<>();
     private TunnelProxy proxy;
     private MetaTableClient metaClient;
+
+    /** With several tables: opens their tunnels and reads their owner rows, 8 at a time. */
+    private ExecutorService tablesAtOnce;
+
     private boolean noMoreSplits;
     private boolean closed;
 
@@ -157,14 +171,25 @@ public final class TablestoreCdcEnumerator
         }
         context.metricGroup().gauge("tables", tables::size);
         context.metricGroup().gauge("tablesDropped", dropped::size);
+        tablesAtOnce =
+                Executors.newFixedThreadPool(
+                        TABLES_AT_ONCE,
+                        r -> {
+                            Thread t = new Thread(r, "tablestore-cdc-tables");
+                            t.setDaemon(true);
+                            return t;
+                        });
         List<String> selected = config.settings().selectedTables(this::listTables);
+        Map<String, TableEnumerator> opening = new TreeMap<>();
         for (String table : selected) {
             EnumeratorState state = restored.tables().get(table);
             if (state != null || !restored.ofSeveralTables()) {
-                open(
+                opening.put(
                         table,
-                        config.forTable(table),
-                        Optional.ofNullable(state).orElseGet(EnumeratorState::initial));
+                        create(
+                                table,
+                                config.forTable(table),
+                                Optional.ofNullable(state).orElseGet(EnumeratorState::initial)));
             } else {
                 // Joined after the first start (created or added while the job was down): read
                 // from its earliest change, as a table found while running is.
@@ -173,9 +198,14 @@ public final class TablestoreCdcEnumerator
                                 + " its earliest change",
                         table,
                         config.tunnelName());
-                open(table, config.forNewTable(table), EnumeratorState.initial());
+                opening.put(
+                        table, create(table, config.forNewTable(table), EnumeratorState.initial()));
             }
         }
+        // The tables' tunnels are opened at once; a table that cannot be opened fails the start.
+        tables.putAll(opening);
+        inParallel(opening.values(), TableEnumerator::connect);
+        opening.values().forEach(TableEnumerator::begin);
         for (String table : restored.tables().keySet()) {
             if (!tables.containsKey(table)) {
                 dropped.add(table);
@@ -210,16 +240,53 @@ public final class TablestoreCdcEnumerator
         return SdkTableService.listTables(config.tablestoreEndpoint());
     }
 
+    private TableEnumerator create(
+            String table, TablestoreCdcSourceConfig tableConfig, EnumeratorState state) {
+        return new TableEnumerator(
+                context,
+                new Link(table),
+                tableConfig,
+                sharedProxy(),
+                sharedMetaClient(),
+                consumerId,
+                state);
+    }
+
+    /**
+     * Runs {@code step} for each table, {@link #TABLES_AT_ONCE} at a time, and waits for all; the
+     * first failure is thrown (after every step ended), the others added to it.
+     */
+    private void inParallel(Collection<TableEnumerator> of, Consumer<TableEnumerator> step) {
+        List<Future<?>> running = new ArrayList<>();
+        for (TableEnumerator table : of) {
+            running.add(tablesAtOnce.submit(() -> step.accept(table)));
+        }
+        RuntimeException failure = null;
+        for (Future<?> f : running) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                RuntimeException cause =
+                        e.getCause() instanceof RuntimeException r
+                                ? r
+                                : new FlinkRuntimeException(e.getCause());
+                if (failure == null) {
+                    failure = cause;
+                } else {
+                    failure.addSuppressed(cause);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new FlinkRuntimeException("Interrupted while the tables were opened", e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     private void open(String table, TablestoreCdcSourceConfig tableConfig, EnumeratorState state) {
-        TableEnumerator enumerator =
-                new TableEnumerator(
-                        context,
-                        new Link(table),
-                        tableConfig,
-                        sharedProxy(),
-                        sharedMetaClient(),
-                        consumerId,
-                        state);
+        TableEnumerator enumerator = create(table, tableConfig, state);
         tables.put(table, enumerator);
         try {
             enumerator.start();
@@ -425,8 +492,10 @@ public final class TablestoreCdcEnumerator
                                             Optional.of(checkpointId),
                                             restored.leaseHolder()));
         }
+        // Every table's owner row read at once, then every table's state.
+        inParallel(tables.values(), t -> t.requireOwnership(checkpointId));
         Map<String, EnumeratorState> states = new TreeMap<>();
-        tables.forEach((name, table) -> states.put(name, table.snapshotState(checkpointId)));
+        tables.forEach((name, table) -> states.put(name, table.stateOf(checkpointId)));
         return EnumeratorState.ofTables(consumerId, checkpointId, states);
     }
 
@@ -466,6 +535,9 @@ public final class TablestoreCdcEnumerator
         CloseSequence closing = CloseSequence.of("the Tablestore CDC enumerator");
         for (TableEnumerator table : tables.values()) {
             closing.then("close the tunnel client of table " + table.table(), table::close);
+        }
+        if (tablesAtOnce != null) {
+            closing.thenStop("stop the table threads", tablesAtOnce, 10_000);
         }
         if (proxy != null) {
             closing.then("close the tunnel client", proxy::close);

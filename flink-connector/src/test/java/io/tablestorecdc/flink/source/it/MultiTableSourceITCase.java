@@ -193,6 +193,36 @@ class MultiTableSourceITCase {
         assertCommittedExactlyOnce(sink, written);
     }
 
+    @Test
+    void aSecondSourceOnOneOfTheTablesIsRefusedNamingItWhileTheFirstKeepsReadingBoth()
+            throws Exception {
+        String orders = tableWithTunnel("orders_");
+        String users = tableWithTunnel("users_");
+        String sink = "owner-" + COUNTER.incrementAndGet();
+        jobs.add(run(sink, new Configuration(), 2, b -> b.setTableNames(orders, users)));
+        List<String> written = new ArrayList<>();
+        writeRound(orders, 1, written);
+        writeRound(users, 1, written);
+        awaitCommitted(sink, written.size());
+
+        JobClient second =
+                run(
+                        "owner-second-" + COUNTER.incrementAndGet(),
+                        new Configuration(),
+                        1,
+                        b -> b.setTableNames(users));
+        Throwable refused = second.getJobExecutionResult().handle((r, e) -> e).join();
+
+        assertThat(ExceptionUtils.stringifyException(refused))
+                .contains("OwnershipConflictException")
+                .contains(users)
+                .contains("Only one Spark query or Flink job may read a tunnel");
+        writeRound(users, 2, written);
+        writeRound(orders, 2, written);
+        awaitCommitted(sink, written.size());
+        assertCommittedExactlyOnce(sink, written);
+    }
+
     // ---- job ----
 
     private JobClient run(
