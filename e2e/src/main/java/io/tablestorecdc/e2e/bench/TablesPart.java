@@ -17,7 +17,8 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  * tablePartitions} partitions each, selected by {@code table.pattern}) next to one query of one
  * table with as many partitions in all: the driver's time and the meta rows per micro-batch, the
  * first batch (which opens every table's consumer), the driver's threads and its live heap while
- * the query runs.
+ * the query runs. Then the same for one Flink job of the many tables against one of the one table:
+ * the checkpoints' time and meta traffic, the first record, threads and heap.
  */
 final class TablesPart {
 
