@@ -1,6 +1,7 @@
 package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.model.BatchToken;
+import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
@@ -462,6 +463,9 @@ final class TablestoreMicroBatchStream
     }
 
     private void drop(String table) {
+        if (options.selection().onDroppedTable() == DroppedTablePolicy.FAIL) {
+            throw DroppedTablePolicy.dropped(table, options.instanceName());
+        }
         TableStream gone = tables.remove(table);
         dropped.add(table);
         LOG.warn(

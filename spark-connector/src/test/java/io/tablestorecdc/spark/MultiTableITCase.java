@@ -217,6 +217,40 @@ class MultiTableITCase {
     }
 
     @Test
+    void withOnDroppedTableFailADroppedTableStopsTheQueryNamingIt() throws Exception {
+        String prefix = prefix();
+        String a = bed.newTable(prefix);
+        String b = bed.newTable(prefix);
+        bed.put(a, "a1", 1, "x");
+        bed.put(b, "b1", 2, "y");
+        BatchSink sink = new BatchSink();
+        Dataset<Row> strict =
+                bed.instanceReader()
+                        .option("table.pattern", prefix + "[0-9]+")
+                        .option("table.discovery.interval", "1s")
+                        .option("on.dropped.table", "fail")
+                        .option("tunnel.name", "multi")
+                        .option("tunnel.create", "stream")
+                        .option("tunnel.start", "earliest")
+                        .schema(ATTRIBUTES)
+                        .load();
+
+        StreamingQuery query = bed.start(strict, CdcTestBed.checkpointDir(), sink);
+        try {
+            await(query, "2 changes", TIMEOUT, () -> sink.count() >= 2);
+            bed.sync.deleteTable(new DeleteTableRequest(b));
+            Await.until("the query to stop", TIMEOUT, () -> !query.isActive());
+
+            assertThat(query.exception().get())
+                    .hasStackTraceContaining("Table '" + b + "'")
+                    .hasStackTraceContaining("is gone (dropped)")
+                    .hasStackTraceContaining("on.dropped.table=skip");
+        } finally {
+            query.stop();
+        }
+    }
+
+    @Test
     void aNewTableWithoutTheTunnelIsTriedAgainUntilTheTunnelExists() throws Exception {
         String prefix = prefix();
         String a = bed.newTable(prefix);

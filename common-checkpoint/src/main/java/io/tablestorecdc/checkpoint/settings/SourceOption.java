@@ -93,6 +93,13 @@ public enum SourceOption {
             "1min",
             "With table.pattern: how often the instance's tables are listed again to find new"
                     + " matching tables; 0s lists them only at start."),
+    ON_DROPPED_TABLE(
+            DroppedTablePolicy.OPTION_KEY,
+            Kind.OPTIONAL,
+            "skip",
+            "With several tables: what to do when a table read is gone (dropped): skip (close its"
+                    + " tunnel client, log a warning, count it in tablesDropped and go on with the"
+                    + " other tables) or fail (stop the query or job, naming the table)."),
     TUNNEL_NAME(
             "tunnel.name",
             Kind.REQUIRED,

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import static io.tablestorecdc.checkpoint.settings.SourceOption.ON_DROPPED_TABLE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_DISCOVERY_INTERVAL;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_EXCLUDE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_NAME;
@@ -43,20 +44,27 @@ public final class TableSelection implements Serializable {
     private final String pattern;
     private final String exclude;
     private final Duration discoveryInterval;
+    private final DroppedTablePolicy onDropped;
     private transient Pattern compiledPattern;
     private transient Pattern compiledExclude;
 
     private TableSelection(
-            List<String> listed, String pattern, String exclude, Duration discoveryInterval) {
+            List<String> listed,
+            String pattern,
+            String exclude,
+            Duration discoveryInterval,
+            DroppedTablePolicy onDropped) {
         this.listed = List.copyOf(listed);
         this.pattern = pattern;
         this.exclude = exclude;
         this.discoveryInterval = discoveryInterval;
+        this.onDropped = onDropped;
     }
 
     /** The selection of exactly {@code table}. */
     public static TableSelection of(String table) {
-        return new TableSelection(List.of(table), null, null, Duration.ZERO);
+        return new TableSelection(
+                List.of(table), null, null, Duration.ZERO, DroppedTablePolicy.SKIP);
     }
 
     /**
@@ -72,6 +80,8 @@ public final class TableSelection implements Serializable {
         Duration interval =
                 values.nonNegativeDuration(
                         TABLE_DISCOVERY_INTERVAL.key(), DEFAULT_DISCOVERY_INTERVAL);
+        DroppedTablePolicy onDropped =
+                values.choice(ON_DROPPED_TABLE.key(), DroppedTablePolicy.SKIP);
         if (names.isPresent() && pattern.isPresent()) {
             values.problem(
                     "Options '"
@@ -105,7 +115,8 @@ public final class TableSelection implements Serializable {
                 listed,
                 pattern.orElse(null),
                 exclude.orElse(null),
-                pattern.isPresent() ? interval : Duration.ZERO);
+                pattern.isPresent() ? interval : Duration.ZERO,
+                onDropped);
     }
 
     private static String onlyWithPattern(String key) {
@@ -208,6 +219,11 @@ public final class TableSelection implements Serializable {
      */
     public Duration discoveryInterval() {
         return discoveryInterval;
+    }
+
+    /** What a source of several tables does when a table it reads is gone. */
+    public DroppedTablePolicy onDroppedTable() {
+        return onDropped;
     }
 
     /** Whether the source looks for new matching tables while it runs. */
@@ -327,8 +343,10 @@ public final class TableSelection implements Serializable {
 
     /** The selection options as {@code key=value} pairs. */
     public String describe() {
+        String dropped =
+                onDropped == DroppedTablePolicy.FAIL ? ", " + ON_DROPPED_TABLE.key() + "=fail" : "";
         if (pattern == null) {
-            return TABLE_NAME.key() + "=" + String.join(",", listed);
+            return TABLE_NAME.key() + "=" + String.join(",", listed) + dropped;
         }
         return TABLE_PATTERN.key()
                 + "="
@@ -337,7 +355,8 @@ public final class TableSelection implements Serializable {
                 + ", "
                 + TABLE_DISCOVERY_INTERVAL.key()
                 + "="
-                + text(discoveryInterval);
+                + text(discoveryInterval)
+                + dropped;
     }
 
     /** A duration as the options spell it: {@code 90s}, {@code 500ms}. */
@@ -352,7 +371,8 @@ public final class TableSelection implements Serializable {
                 && listed.equals(other.listed)
                 && Objects.equals(pattern, other.pattern)
                 && Objects.equals(exclude, other.exclude)
-                && discoveryInterval.equals(other.discoveryInterval);
+                && discoveryInterval.equals(other.discoveryInterval)
+                && onDropped == other.onDropped;
     }
 
     @Override

@@ -109,6 +109,7 @@ class SourceSettingsTest {
                         "table.pattern",
                         "table.exclude",
                         "table.discovery.interval",
+                        "on.dropped.table",
                         "tunnel.name",
                         "tunnel.create",
                         "tunnel.start",

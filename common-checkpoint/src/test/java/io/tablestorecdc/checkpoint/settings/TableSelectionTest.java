@@ -34,6 +34,29 @@ class TableSelectionTest {
     }
 
     @Test
+    void aDroppedTableIsSkippedUnlessTheSourceIsToldToFail() {
+        assertThat(
+                        SourceSettingsTest.parse(withTables("table.name", "a,b"))
+                                .selection()
+                                .onDroppedTable())
+                .isEqualTo(DroppedTablePolicy.SKIP);
+        Map<String, String> strict = withTables("table.pattern", "orders_.*");
+        strict.put("on.dropped.table", "FAIL");
+        SourceSettings s = SourceSettingsTest.parse(strict);
+        assertThat(s.selection().onDroppedTable()).isEqualTo(DroppedTablePolicy.FAIL);
+        assertThat(s.describe()).contains("on.dropped.table=fail");
+        assertThat(DroppedTablePolicy.dropped("orders_1", "shop").getMessage())
+                .contains("Table 'orders_1' of instance 'shop' is gone (dropped)")
+                .contains("on.dropped.table=skip");
+
+        Map<String, String> bad = withTables("table.name", "a,b");
+        bad.put("on.dropped.table", "ignore");
+        assertThatThrownBy(() -> SourceSettingsTest.parse(bad))
+                .hasMessageContaining("on.dropped.table")
+                .hasMessageContaining("skip");
+    }
+
+    @Test
     void aListIsReadInOrderAndEachTableHasItsOwnSettings() {
         SourceSettings s =
                 SourceSettingsTest.parse(withTables("table.name", " orders , users,items "));

@@ -3,6 +3,7 @@ package io.tablestorecdc.flink.source;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.model.Engine;
+import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
@@ -62,6 +63,7 @@ public final class TablestoreCdcSourceBuilder<T> {
     private String tablePattern;
     private String tableExclude;
     private Duration tableDiscoveryInterval;
+    private DroppedTablePolicy onDroppedTable;
     private String tunnelName;
     private TunnelCreation tunnelCreation = TunnelCreation.NONE;
     private StartPosition startPosition = StartPosition.latest();
@@ -171,6 +173,16 @@ public final class TablestoreCdcSourceBuilder<T> {
      */
     public TablestoreCdcSourceBuilder<T> setTableDiscoveryInterval(Duration interval) {
         this.tableDiscoveryInterval = interval;
+        return this;
+    }
+
+    /**
+     * With several tables: what to do when a table read is gone (dropped): {@code SKIP} (close its
+     * tunnel client, log a warning, count it in {@code tablesDropped}, go on; the default) or
+     * {@code FAIL} (fail the job naming the table). Option {@code on.dropped.table}.
+     */
+    public TablestoreCdcSourceBuilder<T> setOnDroppedTable(DroppedTablePolicy policy) {
+        this.onDroppedTable = policy;
         return this;
     }
 
@@ -342,6 +354,12 @@ public final class TablestoreCdcSourceBuilder<T> {
         putIfSet(options, SourceOption.TABLE_NAME, tableName);
         putIfSet(options, SourceOption.TABLE_PATTERN, tablePattern);
         putIfSet(options, SourceOption.TABLE_EXCLUDE, tableExclude);
+        if (onDroppedTable != null) {
+            putIfSet(
+                    options,
+                    SourceOption.ON_DROPPED_TABLE,
+                    onDroppedTable.name().toLowerCase(java.util.Locale.ROOT));
+        }
         if (tableDiscoveryInterval != null) {
             putIfSet(
                     options,

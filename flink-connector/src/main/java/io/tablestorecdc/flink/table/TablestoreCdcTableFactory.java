@@ -91,6 +91,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 TablestoreCdcOptions.TABLE_PATTERN,
                 TablestoreCdcOptions.TABLE_EXCLUDE,
                 TablestoreCdcOptions.TABLE_DISCOVERY_INTERVAL,
+                TablestoreCdcOptions.ON_DROPPED_TABLE,
                 TUNNEL_CREATE,
                 TUNNEL_START,
                 META_TABLE,
@@ -304,6 +305,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                         builder.setCredentialsProvider(credentials.className().orElseThrow());
             }
             TableSelection selection = settings.selection();
+            builder.setOnDroppedTable(selection.onDroppedTable());
             if (selection.pattern().isPresent()) {
                 builder.setTablePattern(selection.pattern().get())
                         .setTableExclude(selection.exclude().orElse(null))

@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source.config;
 
+import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
@@ -48,6 +49,9 @@ public final class TablestoreCdcOptions {
     /** A duration as the core reads it ({@code 30s}, {@code 1min}, {@code 0s}). */
     public static final ConfigOption<String> TABLE_DISCOVERY_INTERVAL =
             text(SourceOption.TABLE_DISCOVERY_INTERVAL);
+
+    /** {@code skip} or {@code fail}, as {@link DroppedTablePolicy} reads them. */
+    public static final ConfigOption<String> ON_DROPPED_TABLE = text(SourceOption.ON_DROPPED_TABLE);
 
     public static final ConfigOption<String> TUNNEL_NAME = text(SourceOption.TUNNEL_NAME);
 

@@ -4,6 +4,7 @@ import io.tablestorecdc.checkpoint.lifecycle.ClassPreload;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
+import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
@@ -208,6 +209,7 @@ public final class TablestoreCdcEnumerator
         opening.values().forEach(TableEnumerator::begin);
         for (String table : restored.tables().keySet()) {
             if (!tables.containsKey(table)) {
+                requireDropsAllowed(table);
                 dropped.add(table);
                 LOG.warn(
                         "The state holds table {}, which {} no longer selects: its changes are not"
@@ -362,8 +364,12 @@ public final class TablestoreCdcEnumerator
         }
     }
 
-    /** Closes a table that is gone: its channels are not read any more. */
+    /**
+     * Closes a table that is gone: its channels are not read any more; under {@code
+     * on.dropped.table=fail} the job fails naming it instead.
+     */
     private void drop(String table) {
+        requireDropsAllowed(table);
         TableEnumerator enumerator = tables.remove(table);
         dropped.add(table);
         LOG.warn(
@@ -375,6 +381,13 @@ public final class TablestoreCdcEnumerator
         } catch (RuntimeException e) {
             LOG.warn(
                     "Closing the tunnel client of dropped table {} failed: {}", table, describe(e));
+        }
+    }
+
+    private void requireDropsAllowed(String table) {
+        if (config.settings().selection().onDroppedTable() == DroppedTablePolicy.FAIL) {
+            throw new FlinkRuntimeException(
+                    DroppedTablePolicy.dropped(table, config.instanceName()).getMessage());
         }
     }
 

@@ -7,6 +7,7 @@ import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.emulator.testkit.Await;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
@@ -158,6 +159,38 @@ class MultiTableSourceITCase {
         awaitCommitted(sink, written.size());
 
         assertCommittedExactlyOnce(sink, written);
+    }
+
+    @Test
+    void withOnDroppedTableFailADroppedTableFailsTheJobNamingIt() throws Exception {
+        String prefix = "strict" + COUNTER.incrementAndGet() + "_";
+        String kept = bed.newTable(prefix);
+        String gone = bed.newTable(prefix);
+        String sink = "strict-" + COUNTER.incrementAndGet();
+        JobClient job =
+                run(
+                        sink,
+                        new Configuration(),
+                        2,
+                        b ->
+                                b.setTablePattern(prefix + "\\d+")
+                                        .setTableDiscoveryInterval(Duration.ofMillis(300))
+                                        .setOnDroppedTable(DroppedTablePolicy.FAIL)
+                                        .setTunnelCreation(TunnelCreation.STREAM));
+        awaitTunnel(kept);
+        awaitTunnel(gone);
+        List<String> written = new ArrayList<>();
+        writeRound(kept, 1, written);
+        writeRound(gone, 1, written);
+        awaitCommitted(sink, written.size());
+
+        bed.sync().deleteTable(new DeleteTableRequest(gone));
+        Throwable failed = job.getJobExecutionResult().handle((r, e) -> e).join();
+
+        assertThat(ExceptionUtils.stringifyException(failed))
+                .contains("Table '" + gone + "'")
+                .contains("is gone (dropped)")
+                .contains("on.dropped.table=skip");
     }
 
     @Test
