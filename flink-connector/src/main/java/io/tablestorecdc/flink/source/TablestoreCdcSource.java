@@ -13,6 +13,9 @@ import io.tablestorecdc.flink.source.reader.TablestoreCdcSourceReader;
 import io.tablestorecdc.flink.source.reader.TunnelClients;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.split.ChannelSplitSerializer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -25,6 +28,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.UserCodeClassLoader;
 
@@ -130,7 +134,8 @@ public final class TablestoreCdcSource<T>
                         config.ignoreDelete(),
                         config.skipInvalidData(),
                         context.metricGroup().getNumRecordsInErrorsCounter(),
-                        config.readsSeveralTables() ? "" : config.tableName());
+                        config.readsSeveralTables() ? "" : config.tableName(),
+                        tableRecordCounters(context.metricGroup()));
         return new TablestoreCdcSourceReader<>(
                 () ->
                         new ChannelSplitReader(
@@ -143,6 +148,17 @@ public final class TablestoreCdcSource<T>
                 fetched,
                 new Configuration(context.getConfiguration()),
                 context);
+    }
+
+    /** Each table's {@code table.<name>.recordsRead} of a reader, registered once. */
+    private static Function<String, Counter> tableRecordCounters(MetricGroup readerMetrics) {
+        Map<String, Counter> counters = new HashMap<>();
+        return table ->
+                counters.computeIfAbsent(
+                        table,
+                        t ->
+                                TablestoreCdcSourceReader.tableGroup(readerMetrics, t)
+                                        .counter(TablestoreCdcSourceReader.RECORDS_READ));
     }
 
     private static DeserializationSchema.InitializationContext initializationContext(

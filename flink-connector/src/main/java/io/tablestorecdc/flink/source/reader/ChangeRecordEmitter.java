@@ -6,6 +6,7 @@ import io.tablestorecdc.flink.source.deserializer.ChangeWriter;
 import io.tablestorecdc.flink.source.deserializer.InvalidChangeRecordException;
 import io.tablestorecdc.flink.source.split.ChannelSplitState;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
@@ -36,7 +37,10 @@ public final class ChangeRecordEmitter<T>
     private final Counter skippedRecords;
     private final OutputCollector<T> collector = new OutputCollector<>();
     private final String oneTable;
+    private final Function<String, Counter> tableRecords;
     private String writerTable;
+    private String countedTable;
+    private Counter countedRecords;
 
     /** An emitter of a source of one table whose name the emitter does not know (tests). */
     public ChangeRecordEmitter(
@@ -57,7 +61,22 @@ public final class ChangeRecordEmitter<T>
             boolean skipInvalidData,
             Counter skippedRecords,
             String oneTable) {
+        this(deserializer, ignoreDelete, skipInvalidData, skippedRecords, oneTable, t -> null);
+    }
+
+    /**
+     * As above, counting each change of a source of several tables in {@code tableRecords} of its
+     * table (asked once per table and table switch; null: not counted).
+     */
+    public ChangeRecordEmitter(
+            ChangeRecordDeserializer<T> deserializer,
+            boolean ignoreDelete,
+            boolean skipInvalidData,
+            Counter skippedRecords,
+            String oneTable,
+            Function<String, Counter> tableRecords) {
         this.oneTable = oneTable;
+        this.tableRecords = tableRecords;
         this.deserializer = deserializer;
         this.writer = deserializer.changeWriter();
         this.ignoreDelete = ignoreDelete;
@@ -71,12 +90,25 @@ public final class ChangeRecordEmitter<T>
         collector.output = output;
         collector.timestampMillis = element.commitTimestampMicros() / 1000;
         String table = splitState.table().orElse(oneTable);
+        if (splitState.table().isPresent()) {
+            countIn(table);
+        }
         if (writer.isPresent()) {
             write(element, writer.get(), table);
         } else {
             deserialize(materialise(element, table));
         }
         splitState.advanceTo(element.positionAfter());
+    }
+
+    private void countIn(String table) {
+        if (!table.equals(countedTable)) {
+            countedTable = table;
+            countedRecords = tableRecords.apply(table);
+        }
+        if (countedRecords != null) {
+            countedRecords.inc();
+        }
     }
 
     /** Writes the change through the writer, or leaves it to the deserializer when it must. */

@@ -123,6 +123,24 @@ public final class FetchedChannels {
     }
 
     /**
+     * The greatest {@link #millisBehindLatest} of the channels of {@code table} this reader reads
+     * (a source of several tables); empty before any of them was read.
+     */
+    public OptionalLong millisBehindLatestOfTable(String table) {
+        String prefix = table + ChannelSplit.TABLE_SEPARATOR;
+        OptionalLong max = OptionalLong.empty();
+        for (String splitId : progress.keySet()) {
+            if (splitId.startsWith(prefix)) {
+                OptionalLong lag = millisBehindLatest(splitId);
+                if (lag.isPresent() && (max.isEmpty() || lag.getAsLong() > max.getAsLong())) {
+                    max = lag;
+                }
+            }
+        }
+        return max;
+    }
+
+    /**
      * FLIP-33 {@code currentFetchEventTimeLag}: fetch time minus the commit time of the newest
      * record of the last fetch that had one; empty before the first.
      */

@@ -63,6 +63,12 @@ public final class TablestoreCdcSourceReader<T>
     /** The metric group of one table of a source of several: {@code table.<name>}. */
     public static final String TABLE_GROUP = "table";
 
+    /**
+     * Per table of a source of several, per reader: the changes read from the table (skipped and
+     * ignored ones included).
+     */
+    public static final String RECORDS_READ = "recordsRead";
+
     /** Per channel: now minus the commit time of its newest record read; 0 when caught up. */
     public static final String MILLIS_BEHIND_LATEST = "millisBehindLatest";
 
@@ -199,10 +205,21 @@ public final class TablestoreCdcSourceReader<T>
     private ChannelMetricGroups channelMetricsOf(ChannelSplit split) {
         return channelMetrics.computeIfAbsent(
                 split.table().orElse(""),
-                table ->
-                        new ChannelMetricGroups(
-                                table.isEmpty() ? metrics : metrics.addGroup(TABLE_GROUP, table),
-                                CHANNEL_GROUP));
+                table -> {
+                    if (table.isEmpty()) {
+                        return new ChannelMetricGroups(metrics, CHANNEL_GROUP);
+                    }
+                    MetricGroup group = tableGroup(metrics, table);
+                    group.gauge(
+                            MILLIS_BEHIND_LATEST,
+                            () -> fetched.millisBehindLatestOfTable(table).orElse(UNDEFINED));
+                    return new ChannelMetricGroups(group, CHANNEL_GROUP);
+                });
+    }
+
+    /** The metric group of {@code table} (one of several) under a reader's {@code metrics}. */
+    public static MetricGroup tableGroup(MetricGroup metrics, String table) {
+        return metrics.addGroup(TABLE_GROUP, table);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.tablestorecdc.flink.source.event.ChannelsFinishedEvent;
 import io.tablestorecdc.flink.source.event.ChannelsStoppedEvent;
 import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.ServerFinishedCheck;
+import io.tablestorecdc.flink.source.event.TablesReadEvent;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import io.tablestorecdc.flink.source.testing.FakeServices;
@@ -34,6 +35,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.SimpleCounter;
@@ -252,6 +254,56 @@ class TablestoreCdcSourceReaderTest {
         pollUntil(() -> output.getEmittedRecords().size() == 5);
         assertThat(output.getEmittedRecords().subList(2, 5))
                 .containsExactly("PUT id=1 v='v1'", "PUT id=2 v='v2'", "PUT id=3 v='v3'");
+    }
+
+    // ---- several tables ----
+
+    @Test
+    void aChannelOfOneOfSeveralTablesIsReadWithItsTablesClientAndMeasuredUnderItsTable()
+            throws Exception {
+        reader =
+                new TablestoreCdcSourceReader<>(
+                        () -> new ChannelSplitReader(server, clients::of, fetched, stopAt),
+                        new ChangeRecordEmitter<>(
+                                new RecordStrings(),
+                                false,
+                                false,
+                                new SimpleCounter(),
+                                "",
+                                t ->
+                                        TablestoreCdcSourceReader.tableGroup(
+                                                        context.metricGroup(), t)
+                                                .counter(TablestoreCdcSourceReader.RECORDS_READ)),
+                        clients,
+                        fetched,
+                        new Configuration(),
+                        context);
+        reader.addSplits(
+                List.of(
+                        new ChannelSplit(
+                                Optional.of("orders"),
+                                "a",
+                                ChannelType.STREAM,
+                                ChannelPosition.at("a@0"))));
+        reader.start();
+        reader.handleSourceEvents(new TablesReadEvent(Set.of("orders", "users")));
+        TunnelClientId client = new TunnelClientId("t", "client-1");
+        reader.handleSourceEvents(new TunnelClientEvent(client).forTable("users"));
+        for (int i = 0; i < 5; i++) {
+            pollStatus();
+        }
+        assertThat(output.getEmittedRecords()).as("no client of the split's table yet").isEmpty();
+
+        reader.handleSourceEvents(new TunnelClientEvent(client).forTable("orders"));
+        pollUntil(() -> output.getEmittedRecords().size() == 3);
+        pollUntil(
+                () ->
+                        context.getSentEvents()
+                                .contains(new ChannelsFinishedEvent(List.of("orders/a"))));
+
+        assertThat(((Counter) metrics.get("reader.table.orders.recordsRead")).getCount())
+                .isEqualTo(3);
+        assertThat(metrics).containsKey("reader.table.orders.millisBehindLatest");
     }
 
     // ---- an end position (scan.bounded.stop-at) ----
