@@ -163,6 +163,73 @@ class EngineHandoverITCase {
         }
     }
 
+    /** A Flink job of two tables takes over where a stopped Spark query of both left off. */
+    @Test
+    void aFlinkJobOfTwoTablesContinuesWhereAStoppedSparkQueryOfBothLeftOff() throws Exception {
+        Phases phases = new Phases("spark -> flink, two tables");
+        String tunnel = "two_tables_to_flink";
+        try (OrdersStream a = OrdersStream.create(emulator, "to_flink_a", BASE_ROWS, tunnel);
+                OrdersStream b = OrdersStream.create(emulator, "to_flink_b", BASE_ROWS, tunnel)) {
+            a.startChanges(
+                    CHANGES_PER_SECOND / 2, WRITING, List.of(a.splitAt(0.15), a.mergeAt(0.8)));
+            b.startChanges(CHANGES_PER_SECOND / 2, WRITING, List.of(b.splitAt(0.3)));
+            TunnelTarget both = a.tunnelTarget(a.table() + "," + b.table());
+            SparkCapture first =
+                    SparkCapture.start(spark, both, checkpoints.resolve("two-first"), Map.of());
+            try {
+                await(
+                        () -> {
+                            ((Checked) first::requireHealthy).runUnchecked();
+                            return first.log().byChannel().size() >= 2;
+                        },
+                        CATCH_UP,
+                        "spark to read a split child",
+                        () -> "; channels read: " + first.log().byChannel().keySet());
+                phases.reached("spark read a child channel; stopping it");
+            } finally {
+                first.stop();
+            }
+            a.awaitOwnerReleased(Duration.ofSeconds(30));
+            b.awaitOwnerReleased(Duration.ofSeconds(30));
+            phases.reached("spark stopped");
+            a.continueChanges(CHANGES_PER_SECOND / 2, TAIL);
+            b.continueChanges(CHANGES_PER_SECOND / 2, TAIL);
+
+            try (FlinkCapture second = FlinkCapture.start(both, Optional.empty())) {
+                for (OrdersStream stream : List.of(a, b)) {
+                    awaitEverything(
+                            stream,
+                            first.log().ofTable(stream.table()),
+                            () -> second.log().ofTable(stream.table()),
+                            second::requireHealthy);
+                }
+                phases.reached("flink has read the rest of both");
+                second.cancel();
+
+                for (OrdersStream stream : List.of(a, b)) {
+                    DeliveryLog spark = first.log().ofTable(stream.table());
+                    DeliveryLog flink = second.log().ofTable(stream.table());
+                    assertNothingLostNoRepeatsWithinARun(stream, spark, flink);
+                    // Only the query's last batch can be unpushed when it stopped.
+                    long lastBatch = first.log().lastUnit().orElseThrow();
+                    Set<SeenChange.Key> again = both(spark, flink);
+                    assertThat(spark.all())
+                            .filteredOn(c -> again.contains(c.key()))
+                            .allSatisfy(
+                                    c ->
+                                            assertThat(c.unit)
+                                                    .as("batch of %s", c)
+                                                    .isEqualTo(lastBatch));
+                }
+                report(
+                        "spark -> flink, two tables",
+                        first.log(),
+                        second.log(),
+                        both(first.log(), second.log()));
+            }
+        }
+    }
+
     /**
      * The same handover with one source of two tables in each engine: each table's part of the
      * stream goes over exactly as a table read alone does, through its own split.
