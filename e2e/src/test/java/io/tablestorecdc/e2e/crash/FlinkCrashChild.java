@@ -61,7 +61,11 @@ public final class FlinkCrashChild {
         }
     }
 
-    private static Configuration configuration(ChildArgs args) {
+    /**
+     * Checkpoints every 300 ms into {@code checkpoints}, retained; no restarts unless {@code
+     * restarts=N}; restored from {@code restore} when given (also the tables crash loop's).
+     */
+    static Configuration configuration(ChildArgs args) {
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
         conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");

@@ -23,11 +23,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExternalizedCheckpointRetention;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
@@ -49,20 +45,7 @@ public final class FlinkTablesCrashChild {
     public static void main(String[] argv) throws Exception {
         ChildArgs args = new ChildArgs(argv);
         DemoTarget target = args.target();
-        Configuration conf = new Configuration();
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
-        conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-        conf.set(
-                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-                args.path("checkpoints").toUri().toString());
-        conf.set(
-                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
-                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-        conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure ends the child
-        if (args.has("restore")) {
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, args.get("restore"));
-        }
+        Configuration conf = FlinkCrashChild.configuration(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
         TablestoreCdcSource<String> source =
                 TablestoreCdcSource.<String>builder()

@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,7 +50,7 @@ class SparkTablesCrashITCase {
             tables.add(bed.newTable(prefix));
             tables.add(bed.newTable(prefix));
             Set<String> written = ConcurrentHashMap.newKeySet();
-            Writer writer = new Writer(bed, tables, written);
+            TableRowWriter writer = new TableRowWriter(bed, tables, written);
             writer.start();
             List<Path> logs = new ArrayList<>();
             try {
@@ -189,56 +188,5 @@ class SparkTablesCrashITCase {
             }
         }
         return batches;
-    }
-
-    /** Writes new rows, one at a time, to the tables in turn, about 50 a second. */
-    private static final class Writer {
-        private final EmulatorBed bed;
-        private final List<String> tables;
-        private final Set<String> written;
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private volatile boolean writing;
-        private Thread thread;
-
-        Writer(EmulatorBed bed, List<String> tables, Set<String> written) {
-            this.bed = bed;
-            this.tables = tables;
-            this.written = written;
-        }
-
-        void start() {
-            writing = true;
-            thread =
-                    new Thread(
-                            () -> {
-                                long n = 0;
-                                try {
-                                    while (writing) {
-                                        String table = tables.get((int) (n % tables.size()));
-                                        String id = String.format("row-%06d", n);
-                                        bed.put(table, id, n);
-                                        written.add(table + " " + id);
-                                        n++;
-                                        Thread.sleep(20); // the write rate, not a wait
-                                    }
-                                } catch (InterruptedException e) {
-                                    Thread.currentThread().interrupt();
-                                } catch (Throwable e) {
-                                    failure.set(e);
-                                }
-                            },
-                            "tables-crash-writer");
-            thread.start();
-        }
-
-        void stop() throws InterruptedException {
-            writing = false;
-            if (thread != null) {
-                thread.join();
-            }
-            if (failure.get() != null) {
-                throw new AssertionError("The writer failed", failure.get());
-            }
-        }
     }
 }

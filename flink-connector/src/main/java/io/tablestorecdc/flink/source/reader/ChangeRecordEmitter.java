@@ -89,8 +89,8 @@ public final class ChangeRecordEmitter<T>
             ChannelRecord element, SourceOutput<T> output, ChannelSplitState splitState) {
         collector.output = output;
         collector.timestampMillis = element.commitTimestampMicros() / 1000;
-        String table = splitState.table().orElse(oneTable);
-        if (splitState.table().isPresent()) {
+        String table = splitState.tableOr(oneTable);
+        if (splitState.namesTable()) {
             countIn(table);
         }
         if (writer.isPresent()) {

@@ -133,7 +133,7 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
             return ResponseRecords.ended(Set.of());
         }
         ScheduledChannel channel = next.get();
-        if (fetched.isSkipped(channel.splitId())) {
+        if (fetched.isSkipped(channel.splitId(), channel.table())) {
             LOG.warn(
                     "Not reading channel {}: the tunnel server can no longer serve it"
                             + " (on.server.ahead=skip), or its table is no longer read",
@@ -210,7 +210,7 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
     private void requestNextPage() {
         if (stopAt.isEmpty()) {
             nextDue()
-                    .filter(c -> !fetched.isSkipped(c.splitId()))
+                    .filter(c -> !fetched.isSkipped(c.splitId(), c.table()))
                     .ifPresent(c -> c.reader(pages, clients.apply(c.table()).get()).readAhead());
         }
     }
@@ -254,7 +254,7 @@ public final class ChannelSplitReader implements SplitReader<ChannelRecord, Chan
                 continue;
             }
             // One to end unread is due at once; one to read once its table's client arrived.
-            if (fetched.isSkipped(channel.splitId())
+            if (fetched.isSkipped(channel.splitId(), channel.table())
                     || (channel.isDue(now) && clients.apply(channel.table()).isPresent())) {
                 return Optional.of(channel);
             }

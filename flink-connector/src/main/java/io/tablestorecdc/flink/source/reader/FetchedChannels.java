@@ -3,6 +3,7 @@ package io.tablestorecdc.flink.source.reader;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,17 +85,15 @@ public final class FetchedChannels {
     }
 
     /**
-     * Whether the split reader ends split {@code splitId} unread: skipped, or of a table the source
-     * no longer reads.
+     * Whether the split reader ends split {@code splitId} of {@code table} (named in a source of
+     * several tables) unread: skipped, or of a table the source no longer reads.
      */
-    boolean isSkipped(String splitId) {
+    boolean isSkipped(String splitId, Optional<String> table) {
         if (skipped.contains(splitId)) {
             return true;
         }
         Set<String> read = tablesRead;
-        return read != null
-                && splitId.indexOf(ChannelSplit.TABLE_SEPARATOR) > 0
-                && !read.contains(ChannelSplit.tableOf(splitId));
+        return read != null && table.isPresent() && !read.contains(table.get());
     }
 
     /**

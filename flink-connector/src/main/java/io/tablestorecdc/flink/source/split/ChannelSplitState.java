@@ -12,10 +12,15 @@ import org.apache.flink.annotation.Internal;
 public final class ChannelSplitState {
 
     private final ChannelSplit split;
+
+    /** The split's table, null in a source of one table (read per record, so kept). */
+    private final String table;
+
     private ChannelPosition position;
 
     public ChannelSplitState(ChannelSplit split) {
         this.split = split;
+        this.table = split.table().orElse(null);
         this.position = split.position();
     }
 
@@ -31,6 +36,16 @@ public final class ChannelSplitState {
     /** The split's table, named in a source of several tables. */
     public Optional<String> table() {
         return split.table();
+    }
+
+    /** The split's table, or {@code oneTable} in a source of one table; no allocation. */
+    public String tableOr(String oneTable) {
+        return table == null ? oneTable : table;
+    }
+
+    /** Whether the split names its table (a source of several tables). */
+    public boolean namesTable() {
+        return table != null;
     }
 
     public ChannelPosition position() {
