@@ -4,16 +4,15 @@ import io.tablestorecdc.checkpoint.model.Cell;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The rules both row conversions ({@link UnsafeChangeRows} and {@link ChangeRowConverter}) apply,
- * kept in one place so that they cannot drift apart: which declared column type a value fits, a
- * value's text in the {@value OutputSchema#VALUES} map, and the metadata names.
+ * kept in one place so that they cannot drift apart: which declared column type a value fits, and
+ * the metadata names (a value's text in the map is {@link
+ * io.tablestorecdc.checkpoint.model.CellText}).
  */
 final class CellRules {
 
@@ -22,8 +21,6 @@ final class CellRules {
 
     // Every integer of at most this magnitude is exactly a double (53-bit mantissa).
     private static final long EXACT_DOUBLE_LIMIT = 1L << 53;
-    private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
 
     private CellRules() {}
 
@@ -91,22 +88,5 @@ final class CellRules {
     // call per cell; equals covers any other instance.
     private static boolean is(DataType type, DataType wanted) {
         return type == wanted || type.equals(wanted);
-    }
-
-    /**
-     * A value's text in the {@value OutputSchema#VALUES} map, as UTF-8 bytes (binary in Base64).
-     */
-    static byte[] valueText(Cell value) {
-        return switch (value.type()) {
-            case STRING -> value.utf8();
-            case INTEGER -> ascii(Long.toString(value.asInteger()));
-            case DOUBLE -> ascii(Double.toString(value.asDouble()));
-            case BOOLEAN -> value.asBoolean() ? TRUE : FALSE;
-            case BINARY -> Base64.getEncoder().encode(value.binaryView());
-        };
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

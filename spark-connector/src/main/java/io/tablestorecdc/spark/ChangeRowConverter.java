@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.model.CellText;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnChange;
@@ -227,7 +228,7 @@ final class ChangeRowConverter {
 
     /** The string form of a value in the {@value OutputSchema#VALUES} map. */
     static String asText(CellValue value) {
-        return new String(CellRules.valueText(value), StandardCharsets.UTF_8);
+        return new String(CellText.utf8(value), StandardCharsets.UTF_8);
     }
 
     private void fillMetadata(ChangeRecord record, Object[] values) {

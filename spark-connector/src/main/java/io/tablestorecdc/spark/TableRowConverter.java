@@ -3,6 +3,7 @@ package io.tablestorecdc.spark;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.checkpoint.model.CellText;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.table.TableCells;
 import java.io.Serializable;
@@ -128,9 +129,7 @@ final class TableRowConverter implements Serializable {
             }
             last = column.getName();
             keys.add(UTF8String.fromString(last));
-            values.add(
-                    UTF8String.fromBytes(
-                            CellRules.valueText(TableCells.of(last, column.getValue()))));
+            values.add(UTF8String.fromBytes(CellText.utf8(TableCells.of(last, column.getValue()))));
         }
         return new ArrayBasedMapData(
                 new GenericArrayData(keys.toArray()), new GenericArrayData(values.toArray()));

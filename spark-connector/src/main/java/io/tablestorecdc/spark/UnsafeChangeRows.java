@@ -1,6 +1,7 @@
 package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.model.Cell;
+import io.tablestorecdc.checkpoint.model.CellText;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
@@ -172,8 +173,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
         int slot = slotOf(index, name);
         operations[index] = operation;
         if (valuesMap) {
-            valueTexts[index] =
-                    operation == ColumnOperation.PUT ? CellRules.valueText(value) : null;
+            valueTexts[index] = operation == ColumnOperation.PUT ? CellText.utf8(value) : null;
             return;
         }
         if (slot == NO_SLOT) {

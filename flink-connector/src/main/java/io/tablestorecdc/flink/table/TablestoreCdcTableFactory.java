@@ -27,6 +27,7 @@ import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
 import io.tablestorecdc.flink.source.config.StartPosition;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
+import io.tablestorecdc.flink.source.deserializer.ValuesField;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -198,7 +199,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
         }
         List<String> missing = new ArrayList<>();
         for (String name : physical.getFieldNames()) {
-            if (!key.contains(name) && !origin.contains(name)) {
+            if (!key.contains(name) && !origin.contains(name) && !name.equals(ValuesField.NAME)) {
                 missing.add(name);
             }
         }

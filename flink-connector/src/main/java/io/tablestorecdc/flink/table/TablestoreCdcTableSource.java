@@ -2,6 +2,7 @@ package io.tablestorecdc.flink.table;
 
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
+import io.tablestorecdc.flink.source.deserializer.ValuesField;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -168,7 +169,13 @@ public final class TablestoreCdcTableSource implements ScanTableSource, Supports
                             .toArray(new LogicalType[0]);
             var merged =
                     changes.keyBy(new PrimaryKeySelector(types, primaryKey), Types.STRING)
-                            .process(new PartialUpdateMerger(types, physicalArity, outputType))
+                            .process(
+                                    new PartialUpdateMerger(
+                                            types,
+                                            physicalArity,
+                                            ValuesField.indexIn(
+                                                    (RowType) physicalType.getLogicalType()),
+                                            outputType))
                             .returns(outputType)
                             .name("MergePartialUpdates[" + tableName + "]");
             provider.generateUid("merge-partial-updates").ifPresent(merged::uid);

@@ -11,10 +11,14 @@ import io.tablestorecdc.checkpoint.tunnel.RecordPage;
 import io.tablestorecdc.flink.source.deserializer.ChangeWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.util.Collector;
@@ -191,6 +195,51 @@ class ChangeRowDeserializerTest {
 
         assertThat(writer.finish()).as("the deserializer names the column").isNull();
         assertThat(all.changeWriter()).as("mode all reads the before-image").isEmpty();
+    }
+
+    @Test
+    void modeAllWritesTheValuesMapOfEachImage() throws Exception {
+        ChangeRowDeserializer schemaFree =
+                new ChangeRowDeserializer(
+                        "orders",
+                        RowType.of(
+                                new LogicalType[] {
+                                    new VarCharType(false, VarCharType.MAX_LENGTH),
+                                    new MapType(
+                                            new VarCharType(VarCharType.MAX_LENGTH),
+                                            new VarCharType(VarCharType.MAX_LENGTH))
+                                },
+                                new String[] {"id", "_values"}),
+                        List.of(),
+                        ChangelogModeOption.ALL,
+                        TypeInformation.of(RowData.class));
+        List<RowData> out = new ArrayList<>();
+
+        schemaFree.deserialize(
+                change(
+                        ChangeRecord.Action.UPDATE,
+                        List.of(
+                                put("v", CellValue.ofInteger(2)),
+                                new ColumnChange(
+                                        "name", ColumnOperation.DELETE_ALL_VERSION, null, 1)),
+                        List.of(
+                                put("v", CellValue.ofInteger(1)),
+                                put("name", CellValue.ofString("x")))),
+                collector(out));
+
+        assertThat(out)
+                .extracting(row -> row.getRowKind() + " " + texts(row.getMap(1)))
+                .containsExactly("UPDATE_BEFORE {name=x, v=1}", "UPDATE_AFTER {v=2}");
+    }
+
+    private static Map<String, String> texts(MapData map) {
+        Map<String, String> texts = new TreeMap<>();
+        for (int i = 0; i < map.size(); i++) {
+            texts.put(
+                    map.keyArray().getString(i).toString(),
+                    map.valueArray().getString(i).toString());
+        }
+        return texts;
     }
 
     private static Collector<RowData> collector(List<RowData> out) {

@@ -5,12 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.alicloud.openservices.tablestore.model.TableOptions;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.InstanceMetadataStub;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -217,6 +226,100 @@ class TablestoreCdcTableITCase {
     }
 
     @Test
+    void tablesOfOtherKeysAndColumnsShareOneRowTypeThroughTheValuesMap() throws Exception {
+        String other = "sql_numbered" + System.nanoTime();
+        TableMeta meta = new TableMeta(other);
+        meta.addPrimaryKeyColumn("num", PrimaryKeyType.INTEGER);
+        bed.sync().createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        bed.createStreamTunnel(other, tunnel);
+        tEnv.executeSql(
+                ddlOf(
+                        "everything",
+                        "id STRING, num BIGINT, _values MAP<STRING, STRING>,"
+                                + " tbl STRING METADATA FROM 'table_name' VIRTUAL",
+                        ", 'table.name' = '"
+                                + table
+                                + ","
+                                + other
+                                + "', 'changelog.mode' = 'insert-only'"));
+        TableResult result = query("SELECT tbl, id, num, _values FROM everything");
+
+        put("a", 1, "x");
+        RowPutChange numbered =
+                new RowPutChange(
+                        other,
+                        PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                .addPrimaryKeyColumn("num", PrimaryKeyValue.fromLong(5))
+                                .build());
+        numbered.addColumn(new Column("price", ColumnValue.fromDouble(2.5)));
+        numbered.addColumn(new Column("ok", ColumnValue.fromBoolean(true)));
+        numbered.addColumn(new Column("blob", ColumnValue.fromBinary(new byte[] {1, 2})));
+        AppliedOnceWrites.put(bed.sync(), numbered);
+        deleteName("a");
+
+        List<Row> rows = collect(result, 3);
+        Map<String, String> named = new LinkedHashMap<>();
+        named.put("v", "1");
+        named.put("name", "x");
+        Map<String, String> deleted = new LinkedHashMap<>();
+        deleted.put("name", null); // a column the change deletes
+        assertThat(rows.stream().filter(r -> r.getField(0).equals(table)))
+                .extracting(r -> Arrays.asList(r.getField(1), r.getField(2), r.getField(3)))
+                .containsExactly(
+                        Arrays.asList("a", null, named), Arrays.asList("a", null, deleted));
+        assertThat(rows.stream().filter(r -> r.getField(0).equals(other)))
+                .extracting(r -> Arrays.asList(r.getField(1), r.getField(2), r.getField(3)))
+                .containsExactly(
+                        Arrays.asList(
+                                null, 5L, Map.of("price", "2.5", "ok", "true", "blob", "AQI=")));
+    }
+
+    @Test
+    void anUpsertQueryMergesPartialUpdatesIntoTheValuesMap() throws Exception {
+        tEnv.executeSql(
+                ddlOf(
+                        "loose",
+                        "id STRING, _values MAP<STRING, STRING>, PRIMARY KEY (id) NOT ENFORCED",
+                        ""));
+        TableResult result = query("SELECT id, _values FROM loose");
+
+        put("a", 1, "x");
+        put("b", 2, "y");
+        updateV("a", 10); // partial: name untouched, stays 'x'
+        delete("b");
+        put("c", 3, "z");
+        deleteName("c");
+
+        Map<String, Object> state = new TreeMap<>();
+        Map<String, Object> expected = new TreeMap<>();
+        expected.put("a", Map.of("v", "10", "name", "x"));
+        expected.put("c", Map.of("v", "3"));
+        readUntil(
+                result,
+                row -> {
+                    if (row.getKind() == RowKind.INSERT || row.getKind() == RowKind.UPDATE_AFTER) {
+                        state.put((String) row.getField(0), row.getField(1));
+                    } else {
+                        state.remove((String) row.getField(0));
+                    }
+                    return state.equals(expected);
+                },
+                () -> "state " + state);
+        assertThat(state).isEqualTo(expected);
+    }
+
+    @Test
+    void aValuesFieldOfAnotherTypeFailsAtPlanningNamingTheType() {
+        tEnv.executeSql(
+                ddlOf("wrong", "id STRING, _values STRING", ", 'changelog.mode' = 'insert-only'"));
+
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM wrong"))
+                .rootCause()
+                .hasMessageContaining("Field '_values' has type")
+                .hasMessageContaining("MAP<STRING, STRING>");
+    }
+
+    @Test
     void severalTablesInUpsertModeFailAtPlanningNamingInsertOnly() {
         String other = bed.newTable("sql_other");
         tEnv.executeSql(severalTables(ddl("keyed", "PRIMARY KEY (id) NOT ENFORCED", ""), other));
@@ -362,10 +465,24 @@ class TablestoreCdcTableITCase {
     // ---- harness ----
 
     private String ddl(String name, String extraColumns, String extraOptions) {
+        return ddlOf(
+                name,
+                "id STRING, v BIGINT, name STRING"
+                        + (extraColumns.isEmpty() ? "" : ", " + extraColumns),
+                extraOptions);
+    }
+
+    /**
+     * A source table of {@code columns} reading this test's table; a {@code 'table.name'} in {@code
+     * extraOptions} replaces it.
+     */
+    private String ddlOf(String name, String columns, String extraOptions) {
+        String tableName =
+                extraOptions.contains("'table.name'") ? "" : ", 'table.name' = '" + table + "'";
         return "CREATE TABLE "
                 + name
-                + " (id STRING, v BIGINT, name STRING"
-                + (extraColumns.isEmpty() ? "" : ", " + extraColumns)
+                + " ("
+                + columns
                 + ") WITH ('connector' = 'tablestore-cdc'"
                 + ", 'endpoint' = '"
                 + bed.emulator().endpoint()
@@ -379,9 +496,7 @@ class TablestoreCdcTableITCase {
                 + ", 'access.key.secret' = '"
                 + bed.emulator().accessKeySecret()
                 + "'"
-                + ", 'table.name' = '"
-                + table
-                + "'"
+                + tableName
                 + ", 'tunnel.name' = '"
                 + tunnel
                 + "'"

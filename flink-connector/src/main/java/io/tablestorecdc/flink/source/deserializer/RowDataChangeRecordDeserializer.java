@@ -3,13 +3,17 @@ package io.tablestorecdc.flink.source.deserializer;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -25,7 +29,10 @@ import org.apache.flink.util.Collector;
  * columns it touched; the others are null in the row (a stateful upsert sink keyed by the primary
  * key applies exactly the touched columns only if it merges; see docs/flink.md). Supported types:
  * STRING/VARCHAR/CHAR (string cells), BIGINT/INT/SMALLINT/TINYINT (integer cells), DOUBLE/FLOAT
- * (double or integer cells), BOOLEAN, BYTES/VARBINARY/BINARY (binary cells).
+ * (double or integer cells), BOOLEAN, BYTES/VARBINARY/BINARY (binary cells). A field named {@value
+ * ValuesField#NAME} of type {@code MAP<STRING, STRING>} holds every attribute column of the change,
+ * its value as text, and each column the change deletes as NULL ({@link ValuesField}): rows of
+ * tables with different columns fit one row type.
  */
 @PublicEvolving
 public final class RowDataChangeRecordDeserializer implements ChangeRecordDeserializer<RowData> {
@@ -34,13 +41,25 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
 
     private final RowType rowType;
     private final TypeInformation<RowData> producedType;
+    private final int valuesField;
+    private final boolean keepsDeletes;
 
     public RowDataChangeRecordDeserializer(RowType rowType, TypeInformation<RowData> producedType) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.producedType = Objects.requireNonNull(producedType, "producedType");
-        for (RowType.RowField field : rowType.getFields()) {
-            CellTypes.requireSupported(field);
+        int values = -1;
+        boolean deletes = false;
+        List<RowType.RowField> fields = rowType.getFields();
+        for (int i = 0; i < fields.size(); i++) {
+            if (ValuesField.is(fields.get(i))) {
+                values = i;
+                deletes = ValuesField.keepsDeletes(fields.get(i));
+            } else {
+                CellTypes.requireSupported(fields.get(i));
+            }
         }
+        this.valuesField = values;
+        this.keepsDeletes = deletes;
     }
 
     @Override
@@ -52,12 +71,12 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
     /** Writes the same rows straight from the response, leaving what does not fit to this class. */
     @Override
     public Optional<ChangeWriter<RowData>> changeWriter() {
-        return Optional.of(new RowDataChangeWriter(rowType));
+        return Optional.of(new RowDataChangeWriter(rowType, valuesField, keepsDeletes));
     }
 
     /** The row for one change; fields the change does not carry are null. */
     public RowData toRowData(ChangeRecord record) throws InvalidChangeRecordException {
-        return row(record, kindOf(record.action()), cellsByName(record));
+        return row(record, kindOf(record.action()), cellsByName(record), true);
     }
 
     /**
@@ -66,7 +85,7 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
      */
     public RowData beforeImage(ChangeRecord record, RowKind kind)
             throws InvalidChangeRecordException {
-        return row(record, kind, before(record));
+        return row(record, kind, before(record), false);
     }
 
     /**
@@ -75,7 +94,7 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
      */
     public RowData afterImage(ChangeRecord record, RowKind kind)
             throws InvalidChangeRecordException {
-        return row(record, kind, after(record));
+        return row(record, kind, after(record), false);
     }
 
     /** Whether the row holds an attribute column after the change (a row without one is gone). */
@@ -115,11 +134,20 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
         }
     }
 
-    private RowData row(ChangeRecord record, RowKind kind, Map<String, CellValue> cells)
+    /**
+     * The row of {@code cells} (key and attribute columns by name); with {@code deletes}, the
+     * change's own row, whose {@value ValuesField#NAME} map also names the columns it deletes.
+     */
+    private RowData row(
+            ChangeRecord record, RowKind kind, Map<String, CellValue> cells, boolean deletes)
             throws InvalidChangeRecordException {
         List<RowType.RowField> fields = rowType.getFields();
         GenericRowData row = new GenericRowData(kind, fields.size());
         for (int i = 0; i < fields.size(); i++) {
+            if (i == valuesField) {
+                row.setField(i, values(record, cells, deletes));
+                continue;
+            }
             RowType.RowField field = fields.get(i);
             CellValue cell = cells.get(field.getName());
             if (cell == null && !field.getType().isNullable()) {
@@ -134,6 +162,37 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
             row.setField(i, cell == null ? null : convert(field, cell, record));
         }
         return row;
+    }
+
+    /**
+     * The {@value ValuesField#NAME} map: the attribute cells as text, in the change's column order
+     * for its own row; a deleted column as NULL unless the change also puts it.
+     */
+    private MapData values(ChangeRecord record, Map<String, CellValue> cells, boolean deletes) {
+        Set<String> key = new HashSet<>();
+        record.primaryKey().forEach(pk -> key.add(pk.name()));
+        Map<StringData, StringData> texts = new LinkedHashMap<>();
+        if (deletes) {
+            for (ChangeRecord.ColumnChange column : record.columns()) {
+                if (key.contains(column.name())) {
+                    continue;
+                }
+                StringData name = StringData.fromString(column.name());
+                if (column.operation() == ChangeRecord.ColumnOperation.PUT) {
+                    texts.put(name, ValuesField.text(cells.get(column.name())));
+                } else if (keepsDeletes) {
+                    texts.putIfAbsent(name, null);
+                }
+            }
+        } else {
+            cells.forEach(
+                    (name, value) -> {
+                        if (!key.contains(name)) {
+                            texts.put(StringData.fromString(name), ValuesField.text(value));
+                        }
+                    });
+        }
+        return ValuesField.of(texts);
     }
 
     private static Map<String, CellValue> cellsByName(ChangeRecord record) {
