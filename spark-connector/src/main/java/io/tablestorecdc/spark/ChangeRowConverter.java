@@ -138,6 +138,10 @@ final class ChangeRowConverter {
         List<PrimaryKeyColumn> pk = schema.primaryKey();
         for (int i = 0; i < pk.size(); i++) {
             PrimaryKeyColumn column = pk.get(i);
+            if (schema.optionalKey(column.name()) && !hasKeyColumn(record, column.name())) {
+                values[i] = null; // a key column of another table of the source
+                continue;
+            }
             CellValue value = primaryKeyValue(record, i, column.name());
             if (value.type() != column.type()) {
                 throw invalid(
@@ -148,6 +152,15 @@ final class ChangeRowConverter {
             }
             values[i] = catalystOf(value);
         }
+    }
+
+    private static boolean hasKeyColumn(ChangeRecord record, String name) {
+        for (ChangeRecord.PrimaryKeyColumn c : record.primaryKey()) {
+            if (c.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private CellValue primaryKeyValue(ChangeRecord record, int position, String name) {

@@ -15,9 +15,10 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The rows this source produces: primary-key columns (from DescribeTable), then either the
- * attribute columns the user's schema declares or one {@value #VALUES} map of every attribute value
- * as a string, then the metadata columns.
+ * The rows this source produces: primary-key columns (from DescribeTable; for tables of different
+ * keys in the {@value #VALUES} layout, every table's, by name: see {@link SourceKey}), then either
+ * the attribute columns the user's schema declares or one {@value #VALUES} map of every attribute
+ * value as a string, then the metadata columns.
  *
  * <p>A user schema lists the attribute columns wanted, with types; it may also repeat primary-key
  * and metadata columns (for example a schema copied from a previous run), which must then have
@@ -78,17 +79,16 @@ public final class OutputSchema implements Serializable {
                     DataTypes.BinaryType);
 
     private final List<PrimaryKeyColumn> primaryKey;
+    private final Set<String> optionalKey;
     private final List<StructField> attributes;
     private final boolean valuesMap;
     private final boolean before;
     private final StructType sparkSchema;
 
     private OutputSchema(
-            List<PrimaryKeyColumn> primaryKey,
-            List<StructField> attributes,
-            boolean valuesMap,
-            boolean before) {
-        this.primaryKey = List.copyOf(primaryKey);
+            SourceKey key, List<StructField> attributes, boolean valuesMap, boolean before) {
+        this.primaryKey = key.columns();
+        this.optionalKey = key.optional();
         this.attributes = List.copyOf(attributes);
         this.valuesMap = valuesMap;
         this.before = before;
@@ -102,7 +102,15 @@ public final class OutputSchema implements Serializable {
 
     /** As {@link #inferred(List)}, with the {@value #BEFORE} column when {@code before}. */
     public static OutputSchema inferred(List<PrimaryKeyColumn> primaryKey, boolean before) {
-        return new OutputSchema(primaryKey, List.of(), true, before);
+        return inferred(SourceKey.of(primaryKey), before);
+    }
+
+    /**
+     * As {@link #inferred(List, boolean)}, for the rows of tables of different keys: a key column
+     * some table lacks is nullable.
+     */
+    static OutputSchema inferred(SourceKey key, boolean before) {
+        return new OutputSchema(key, List.of(), true, before);
     }
 
     /**
@@ -112,6 +120,17 @@ public final class OutputSchema implements Serializable {
      * @throws IllegalArgumentException naming each column that cannot be produced and the fix
      */
     public static OutputSchema of(List<PrimaryKeyColumn> primaryKey, StructType given) {
+        return of(SourceKey.of(primaryKey), given);
+    }
+
+    /**
+     * As {@link #of(List, StructType)}, for the rows of tables whose keys may differ: then only in
+     * the {@value #VALUES} layout.
+     *
+     * @throws IllegalArgumentException naming each column that cannot be produced and the fix
+     */
+    static OutputSchema of(SourceKey key, StructType given) {
+        List<PrimaryKeyColumn> primaryKey = key.columns();
         Map<String, DataType> fixed = fixedColumns(primaryKey);
         List<StructField> attributes = new ArrayList<>();
         List<String> problems = new ArrayList<>();
@@ -140,12 +159,44 @@ public final class OutputSchema implements Serializable {
                             + VALUES
                             + ", not both");
         }
+        if (!attributes.isEmpty() && !key.shared()) {
+            problems.add(
+                    "the tables' primary keys differ (not every table has "
+                            + new java.util.TreeSet<>(key.optional())
+                            + "), and declared attribute columns need one key: declare "
+                            + VALUES
+                            + " instead of attribute columns, or read such tables in separate"
+                            + " queries");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
                     "The schema given to readStream.schema(...) does not fit table columns: "
                             + String.join("; ", problems));
         }
-        return new OutputSchema(primaryKey, attributes, attributes.isEmpty(), before);
+        return new OutputSchema(key, attributes, attributes.isEmpty(), before);
+    }
+
+    /**
+     * Whether {@code given} declares an attribute column: a column that is none of the tables' key
+     * columns ({@code keys}) and none of the metadata columns (nor {@value #VALUES}).
+     */
+    static boolean declaresAttributes(
+            java.util.Collection<List<PrimaryKeyColumn>> keys, StructType given) {
+        Set<String> fixed = new HashSet<>(fixedColumns(List.of()).keySet());
+        keys.forEach(key -> key.forEach(column -> fixed.add(column.name())));
+        for (StructField field : given.fields()) {
+            if (!fixed.contains(field.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether rows of a table of key {@code key} fit these key columns ({@link SourceKey#fits}).
+     */
+    boolean keyFits(List<PrimaryKeyColumn> key) {
+        return new SourceKey(primaryKey, optionalKey).fits(key);
     }
 
     private static Map<String, DataType> fixedColumns(List<PrimaryKeyColumn> primaryKey) {
@@ -207,7 +258,9 @@ public final class OutputSchema implements Serializable {
     private StructType build() {
         StructType schema = new StructType();
         for (PrimaryKeyColumn pk : primaryKey) {
-            schema = schema.add(pk.name(), primaryKeyType(pk.type()), false);
+            schema =
+                    schema.add(
+                            pk.name(), primaryKeyType(pk.type()), optionalKey.contains(pk.name()));
         }
         if (valuesMap) {
             schema = schema.add(VALUES, STRING_MAP, false);
@@ -236,6 +289,11 @@ public final class OutputSchema implements Serializable {
 
     public List<PrimaryKeyColumn> primaryKey() {
         return primaryKey;
+    }
+
+    /** Whether some table lacks key column {@code name}: its rows have null there. */
+    boolean optionalKey(String name) {
+        return optionalKey.contains(name);
     }
 
     /** The declared attribute columns; empty in the {@value #VALUES}-map layout. */

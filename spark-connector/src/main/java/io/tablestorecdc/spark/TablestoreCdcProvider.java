@@ -25,18 +25,14 @@ public final class TablestoreCdcProvider implements TableProvider, DataSourceReg
 
     /**
      * Without a user schema: primary key, the {@code _values} map and the metadata columns, with
-     * {@code _before} when a table's stream carries before-images (origin columns). The tables of a
-     * source of several tables must share their primary key.
+     * {@code _before} when a table's stream carries before-images (origin columns). The rows of
+     * tables of different keys carry every table's key columns, null where a table has none.
      */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
         TablestoreSourceOptions parsed = TablestoreSourceOptions.parse(options);
         List<String> tables = SourceTables.resolve(parsed);
-        Map<String, SdkTableDescriber.Description> described =
-                SourceTables.describe(parsed, tables);
-        boolean before =
-                described.values().stream().anyMatch(d -> !d.streamOriginColumns().isEmpty());
-        return OutputSchema.inferred(described.get(tables.get(0)).primaryKey(), before)
+        return SourceTables.outputSchema(tables, SourceTables.describe(parsed, tables), null)
                 .sparkSchema();
     }
 
@@ -52,9 +48,7 @@ public final class TablestoreCdcProvider implements TableProvider, DataSourceReg
         TablestoreSourceOptions options = TablestoreSourceOptions.parse(properties);
         List<String> tables = SourceTables.resolve(options);
         OutputSchema output =
-                OutputSchema.of(
-                        SourceTables.describe(options, tables).get(tables.get(0)).primaryKey(),
-                        schema);
+                SourceTables.outputSchema(tables, SourceTables.describe(options, tables), schema);
         return new TablestoreCdcTable(options, output);
     }
 }

@@ -527,8 +527,7 @@ final class TablestoreMicroBatchStream
                 continue;
             }
             // A table of another key fails the query: skipping it would drop its changes unseen.
-            SourceTables.requireSameKey(
-                    "the source's rows", schema.primaryKey(), table, described.primaryKey());
+            SourceTables.requireFits(schema, table, described.primaryKey());
             try {
                 tables.put(table, open(options.forNewTable(table)));
                 dropped.remove(table);

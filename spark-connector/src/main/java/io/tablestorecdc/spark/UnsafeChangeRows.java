@@ -39,6 +39,9 @@ final class UnsafeChangeRows implements ChangeVisitor {
     private static final int NO_SLOT = -1;
 
     private final List<PrimaryKeyColumn> primaryKey;
+    private final Map<String, Integer> keySlots = new HashMap<>();
+    private final boolean[] optionalKey;
+    private final boolean[] keyWritten;
     private final Map<String, Integer> attributeSlots = new HashMap<>();
     private final DataType[] slotTypes;
     private final int attributeBase;
@@ -89,6 +92,12 @@ final class UnsafeChangeRows implements ChangeVisitor {
         this.primaryKey = schema.primaryKey();
         this.ignoreDelete = ignoreDelete;
         this.attributeBase = primaryKey.size();
+        this.optionalKey = new boolean[primaryKey.size()];
+        this.keyWritten = new boolean[primaryKey.size()];
+        for (int i = 0; i < primaryKey.size(); i++) {
+            keySlots.put(primaryKey.get(i).name(), i);
+            optionalKey[i] = schema.optionalKey(primaryKey.get(i).name());
+        }
         List<StructField> attributes = schema.attributes();
         this.attributeCount = attributes.size();
         for (int i = 0; i < attributes.size(); i++) {
@@ -134,6 +143,7 @@ final class UnsafeChangeRows implements ChangeVisitor {
             valueTexts = Arrays.copyOf(valueTexts, columnCount);
         }
         Arrays.fill(attributeWritten, false);
+        Arrays.fill(keyWritten, false);
         row.reset();
         row.zeroOutNullBytes();
         if (channelId != lastChannelId && !channelId.equals(lastChannelId)) {
@@ -147,21 +157,26 @@ final class UnsafeChangeRows implements ChangeVisitor {
         if (generalCase) {
             return;
         }
-        if (position >= primaryKey.size()) {
-            generalCase = true;
-            return;
-        }
-        PrimaryKeyColumn column = primaryKey.get(position);
-        if (!column.name().equals(name) || value.type() != column.type()) {
+        int slot = keySlot(position, name);
+        if (slot == NO_SLOT || keyWritten[slot] || value.type() != primaryKey.get(slot).type()) {
             generalCase = true;
             return;
         }
         if (value.type() == CellValue.Type.INTEGER) {
-            row.write(position, value.asInteger());
+            row.write(slot, value.asInteger());
         } else {
-            writeBytes(position, value);
+            writeBytes(slot, value);
         }
+        keyWritten[slot] = true;
         keyColumnsSeen++;
+    }
+
+    /** The slot of key column {@code name}: mostly its position, as the key comes in order. */
+    private int keySlot(int position, String name) {
+        if (position < primaryKey.size() && primaryKey.get(position).name().equals(name)) {
+            return position;
+        }
+        return keySlots.getOrDefault(name, NO_SLOT);
     }
 
     @Override
@@ -243,7 +258,8 @@ final class UnsafeChangeRows implements ChangeVisitor {
     }
 
     private UnsafeRow finish() {
-        if (keyColumnsSeen != primaryKey.size() || !distinctNames()) {
+        if ((keyColumnsSeen != primaryKey.size() && !keyColumnsMissingAreOptional())
+                || !distinctNames()) {
             return null;
         }
         if (valuesMap) {
@@ -269,6 +285,19 @@ final class UnsafeChangeRows implements ChangeVisitor {
             row.setNullAt(metadataBase + 5); // a change with a before-image went the general way
         }
         return row.getRow();
+    }
+
+    /** Whether each key column the change lacks is one some table lacks; sets those null. */
+    private boolean keyColumnsMissingAreOptional() {
+        for (int i = 0; i < keyWritten.length; i++) {
+            if (!keyWritten[i]) {
+                if (!optionalKey[i]) {
+                    return false;
+                }
+                row.setNullAt(i);
+            }
+        }
+        return true;
     }
 
     /** Whether the change names each column once; rechecked only when its names changed. */

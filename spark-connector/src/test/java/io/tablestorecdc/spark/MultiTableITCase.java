@@ -4,12 +4,18 @@ import static io.tablestorecdc.spark.CdcTestBed.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
+import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.testkit.Await;
 import io.tablestorecdc.spark.CdcTestBed.BatchSink;
 import java.nio.file.Files;
@@ -18,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -358,17 +365,69 @@ class MultiTableITCase {
     }
 
     @Test
-    void aTableOfAnotherPrimaryKeyIsRefusedNamingBothKeys() {
+    void aTableOfAnotherPrimaryKeyIsRefusedWithDeclaredColumnsNamingBothKeysAndTheFix() {
         String a = bed.newTable();
-        String odd = "mt_odd_" + UUID.randomUUID().toString().substring(0, 8);
-        TableMeta meta = new TableMeta(odd);
-        meta.addPrimaryKeyColumn("id", PrimaryKeyType.INTEGER);
-        bed.sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        String odd = tableKeyedBy("mt_odd_", "id", PrimaryKeyType.INTEGER);
 
         assertThatThrownBy(() -> listed(a + "," + odd))
                 .hasMessageContaining("Table '" + odd + "' has the primary key (id INTEGER)")
                 .hasMessageContaining("table '" + a + "' has (id STRING)")
+                .hasMessageContaining("without a schema, or with the _values map")
                 .hasMessageContaining("table.exclude");
+        assertThatThrownBy(() -> bed.reader(a + "," + odd, "multi").load())
+                .as("one name of two types fits no layout")
+                .hasMessageContaining("Primary-key column 'id' is INTEGER in table '" + odd)
+                .hasMessageContaining("but STRING in table '" + a + "'");
+    }
+
+    @Test
+    void tablesOfDifferentKeysAreReadSchemaFreeEachRowCarryingEveryKeyColumn() throws Exception {
+        String a = bed.newTable();
+        String numbered = tableKeyedBy("mt_num_", "num", PrimaryKeyType.INTEGER);
+        bed.put(a, "a1", 1, "x");
+        RowPutChange put =
+                new RowPutChange(
+                        numbered,
+                        PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                .addPrimaryKeyColumn("num", PrimaryKeyValue.fromLong(7))
+                                .build());
+        put.addColumn(new Column("price", ColumnValue.fromDouble(2.5)));
+        AppliedOnceWrites.put(bed.sync, put);
+        Dataset<Row> both = bed.reader(a + "," + numbered, "multi").load();
+        BatchSink sink = new BatchSink();
+
+        assertThat(both.schema().fieldNames()).startsWith("id", "num", "_values", "_table");
+        assertThat(both.schema().apply("id").nullable()).isTrue();
+        assertThat(both.schema().apply("num").dataType()).isEqualTo(DataTypes.LongType);
+        assertThat(both.schema().apply("num").nullable()).isTrue();
+        StreamingQuery query = bed.start(both, CdcTestBed.checkpointDir(), sink);
+        try {
+            await(query, "2 changes", TIMEOUT, () -> sink.count() >= 2);
+        } finally {
+            query.stop();
+        }
+
+        assertThat(sink.rows())
+                .extracting(
+                        r ->
+                                r.getString(r.fieldIndex("_table"))
+                                        + " "
+                                        + r.get(r.fieldIndex("id"))
+                                        + " "
+                                        + r.get(r.fieldIndex("num"))
+                                        + " "
+                                        + new TreeMap<>(r.getJavaMap(r.fieldIndex("_values"))))
+                .containsExactlyInAnyOrder(
+                        a + " a1 null {name=x, qty=1}", numbered + " null 7 {price=2.5}");
+    }
+
+    /** A new table of one primary-key column {@code name} of {@code type}. */
+    private static String tableKeyedBy(String prefix, String name, PrimaryKeyType type) {
+        String table = prefix + UUID.randomUUID().toString().substring(0, 8);
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn(name, type);
+        bed.sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        return table;
     }
 
     @Test

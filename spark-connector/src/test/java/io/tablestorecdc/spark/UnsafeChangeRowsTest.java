@@ -14,6 +14,7 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import io.tablestorecdc.checkpoint.tunnel.RecordPage;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -204,6 +205,50 @@ class UnsafeChangeRowsTest {
 
         assertThat(canonical(schema, direct(rows, r)))
                 .isEqualTo(canonical(schema, general(schema, r)));
+    }
+
+    @Test
+    void rowsOfTablesOfDifferentKeysCarryEveryKeyColumnNullWhereTheTableHasNone() {
+        // Tables keyed (id, n) and (n, zone): the rows carry id, n and zone.
+        SourceKey union =
+                SourceKey.union(
+                        Map.of(
+                                "orders",
+                                OutputSchemaTest.PK,
+                                "zones",
+                                List.of(
+                                        new PrimaryKeyColumn("n", CellValue.Type.INTEGER),
+                                        new PrimaryKeyColumn("zone", CellValue.Type.BINARY))));
+        OutputSchema schema = OutputSchema.inferred(union, false);
+        UnsafeChangeRows rows = new UnsafeChangeRows(schema, "orders", false);
+        ChangeRecord zoned =
+                new ChangeRecord(
+                        Action.PUT,
+                        List.of(
+                                new ChangeRecord.PrimaryKeyColumn("n", CellValue.ofInteger(3)),
+                                new ChangeRecord.PrimaryKeyColumn(
+                                        "zone", CellValue.ofBinary(new byte[] {9}))),
+                        List.of(put("qty", CellValue.ofInteger(1))),
+                        SequenceInfo.NONE,
+                        "p-1");
+        ChangeRecord withoutN =
+                new ChangeRecord(
+                        Action.PUT,
+                        List.of(new ChangeRecord.PrimaryKeyColumn("id", CellValue.ofString("k"))),
+                        List.of(),
+                        SequenceInfo.NONE,
+                        "p-1");
+
+        UnsafeRow written = direct(rows, zoned);
+        assertThat(canonical(schema, written)).isEqualTo(canonical(schema, general(schema, zoned)));
+        assertThat(schema.primaryKey()).extracting(PrimaryKeyColumn::name).hasSize(3);
+        int id = schema.sparkSchema().fieldIndex("id");
+        assertThat(written.isNullAt(id)).as("the column only the other table has").isTrue();
+        assertThat(written.getLong(schema.sparkSchema().fieldIndex("n"))).isEqualTo(3);
+        assertThat(direct(rows, record(Action.PUT, everyType()))).isNotNull();
+        assertThat(direct(rows, withoutN))
+                .as("a key column every table has is missing: the general way names it")
+                .isNull();
     }
 
     private static List<ColumnChange> everyType() {
