@@ -2,10 +2,12 @@ package io.tablestorecdc.flink.source;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
+import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
+import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import io.tablestorecdc.flink.source.config.StartPosition;
@@ -295,6 +297,52 @@ public final class TablestoreCdcSourceBuilder<T> {
     public TablestoreCdcSourceBuilder<T> setTunnelProxyFactory(TunnelProxyFactory proxyFactory) {
         this.proxyFactory = Objects.requireNonNull(proxyFactory, "proxyFactory");
         return this;
+    }
+
+    /**
+     * Sets every shared option from settings the core parsed from option text (the SQL table's and
+     * the pipeline source's {@code WITH} options): the connection and credentials, the tables, the
+     * tunnel and the meta table, and the policies.
+     */
+    @Internal
+    public TablestoreCdcSourceBuilder<T> setSettings(SourceSettings settings) {
+        CredentialsSource credentials = settings.credentials();
+        credentials
+                .fixedCredentials()
+                .ifPresent(
+                        fixed ->
+                                setCredentials(fixed.accessKeyId(), fixed.accessKeySecret())
+                                        .setStsToken(fixed.stsToken().orElse(null)));
+        switch (credentials.kind()) {
+            case STATIC -> {}
+            case ENV -> setCredentialsProvider("env");
+            case ECS_RAM_ROLE ->
+                    setCredentialsProvider("ecs-ram-role")
+                            .setEcsRamRole(
+                                    credentials.roleName().orElse(null),
+                                    credentials.metadataEndpoint().orElse(null));
+            case PROVIDER_CLASS -> setCredentialsProvider(credentials.className().orElseThrow());
+        }
+        TableSelection selection = settings.selection();
+        setOnDroppedTable(selection.onDroppedTable());
+        if (selection.pattern().isPresent()) {
+            setTablePattern(selection.pattern().get())
+                    .setTableExclude(selection.exclude().orElse(null))
+                    .setTableDiscoveryInterval(selection.discoveryInterval());
+        } else {
+            setTableNames(selection.listed().toArray(String[]::new));
+        }
+        return setEndpoint(settings.endpoint())
+                .setInstanceName(settings.instanceName())
+                .setTunnelName(settings.tunnelName())
+                .setTunnelCreation(settings.tunnelCreation())
+                .setStartPosition(StartPosition.of(settings.tunnelStart()))
+                .setMetaTable(settings.metaTable())
+                .setSkipInvalidData(settings.skipInvalidData())
+                .setIgnoreDelete(settings.ignoreDelete())
+                .setOnServerAhead(settings.onServerAhead())
+                .setMetaFullSnapshotEvery(settings.metaFullSnapshotEvery())
+                .setMetaRetentionBatches(settings.metaRetentionBatches());
     }
 
     /** Replaces the SDK meta table client, for tests with an in-memory meta table. */

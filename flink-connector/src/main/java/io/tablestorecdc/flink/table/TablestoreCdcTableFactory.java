@@ -17,15 +17,12 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_C
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_NAME;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_START;
 
-import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
-import io.tablestorecdc.checkpoint.settings.TableSelection;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableService;
 import io.tablestorecdc.flink.scan.TableServiceFactory;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
-import io.tablestorecdc.flink.source.config.StartPosition;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
 import io.tablestorecdc.flink.source.deserializer.ValuesField;
 import java.io.Serializable;
@@ -286,45 +283,7 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
         @Override
         public TablestoreCdcSource<RowData> apply(TablestoreCdcSourceBuilder<RowData> builder) {
-            CredentialsSource credentials = settings.credentials();
-            credentials
-                    .fixedCredentials()
-                    .ifPresent(
-                            fixed ->
-                                    builder.setCredentials(
-                                                    fixed.accessKeyId(), fixed.accessKeySecret())
-                                            .setStsToken(fixed.stsToken().orElse(null)));
-            switch (credentials.kind()) {
-                case STATIC -> {}
-                case ENV -> builder.setCredentialsProvider("env");
-                case ECS_RAM_ROLE ->
-                        builder.setCredentialsProvider("ecs-ram-role")
-                                .setEcsRamRole(
-                                        credentials.roleName().orElse(null),
-                                        credentials.metadataEndpoint().orElse(null));
-                case PROVIDER_CLASS ->
-                        builder.setCredentialsProvider(credentials.className().orElseThrow());
-            }
-            TableSelection selection = settings.selection();
-            builder.setOnDroppedTable(selection.onDroppedTable());
-            if (selection.pattern().isPresent()) {
-                builder.setTablePattern(selection.pattern().get())
-                        .setTableExclude(selection.exclude().orElse(null))
-                        .setTableDiscoveryInterval(selection.discoveryInterval());
-            } else {
-                builder.setTableNames(selection.listed().toArray(String[]::new));
-            }
-            return builder.setEndpoint(settings.endpoint())
-                    .setInstanceName(settings.instanceName())
-                    .setTunnelName(settings.tunnelName())
-                    .setTunnelCreation(settings.tunnelCreation())
-                    .setStartPosition(StartPosition.of(settings.tunnelStart()))
-                    .setMetaTable(settings.metaTable())
-                    .setSkipInvalidData(settings.skipInvalidData())
-                    .setIgnoreDelete(settings.ignoreDelete())
-                    .setOnServerAhead(settings.onServerAhead())
-                    .setMetaFullSnapshotEvery(settings.metaFullSnapshotEvery())
-                    .setMetaRetentionBatches(settings.metaRetentionBatches())
+            return builder.setSettings(settings)
                     .setDiscoveryInterval(discovery)
                     .setHeartbeatInterval(heartbeat)
                     .setHeartbeatTimeout(heartbeatTimeout)
