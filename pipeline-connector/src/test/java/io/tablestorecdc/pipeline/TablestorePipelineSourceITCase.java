@@ -6,6 +6,8 @@ import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import io.tablestorecdc.emulator.testkit.Await;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
+import io.tablestorecdc.flink.testing.CommittingListSink;
+import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,9 +15,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.cdc.common.configuration.Configuration;
 import org.apache.flink.cdc.common.factories.DataSourceFactory;
 import org.apache.flink.cdc.common.factories.Factory;
@@ -23,6 +28,7 @@ import org.apache.flink.cdc.common.factories.FactoryHelper;
 import org.apache.flink.cdc.common.source.DataSource;
 import org.apache.flink.cdc.common.source.FlinkSourceProvider;
 import org.apache.flink.cdc.runtime.typeutils.EventTypeInfo;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -59,10 +65,7 @@ class TablestorePipelineSourceITCase {
 
     @AfterEach
     void cancelJobs() {
-        for (JobClient job : jobs) { // cancelled, and ended before the emulator stops answering
-            job.cancel().exceptionally(e -> null).join();
-            job.getJobExecutionResult().handle((r, e) -> null).join();
-        }
+        jobs.forEach(FlinkJobs::cancelAndAwaitEnd);
     }
 
     @Test
@@ -190,6 +193,105 @@ class TablestorePipelineSourceITCase {
     }
 
     @Test
+    void aTaskFailureAndASplitDeliverEachChangeOnceToAnExactlyOnceSink() throws Exception {
+        String table = bed.newTable("pl_failover_");
+        String sink = "failover-" + RUNS.incrementAndGet();
+        FailOnce.ARMED.put(sink, new AtomicBoolean(true));
+        org.apache.flink.configuration.Configuration restarts =
+                new org.apache.flink.configuration.Configuration();
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        restarts.set(
+                RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(restarts);
+        env.enableCheckpointing(200);
+        env.fromSource(
+                        source(options(table)),
+                        WatermarkStrategy.noWatermarks(),
+                        "tablestore",
+                        new EventTypeInfo())
+                .setParallelism(2)
+                .map(new EventStrings())
+                .setParallelism(2)
+                .filter(line -> !line.startsWith("create ") && !line.startsWith("add "))
+                .setParallelism(2)
+                .map(new FailOnce(sink, "insert " + table + " [p2,"))
+                .setParallelism(2)
+                .sinkTo(new CommittingListSink(sink))
+                .setParallelism(1);
+        jobs.add(env.executeAsync("pipeline " + sink));
+        List<String> written = new ArrayList<>();
+
+        writeRound(table, 1, written);
+        awaitCommitted(sink, written.size());
+        bed.emulator().tunnels().split(table, EmulatorBed.key("m"));
+        writeRound(table, 2, written); // the task fails at p2: the job restarts from a checkpoint
+        writeRound(table, 3, written);
+        awaitCommitted(sink, written.size());
+
+        assertThat(FailOnce.ARMED.get(sink)).as("the task failed once").isFalse();
+        List<String> committed = CommittingListSink.committed(sink);
+        assertThat(committed).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(perKey(committed)).isEqualTo(perKey(written));
+    }
+
+    /** Puts, updates and deletes keys on both sides of "m". */
+    private static void writeRound(String table, int round, List<String> written) {
+        for (String k : List.of("c", "h", "p", "x")) {
+            String id = k + round;
+            bed.put(table, id, longColumn("v", round));
+            written.add("insert " + table + " [" + id + ", " + round + "]");
+            bed.update(table, id, longColumn("v", round * 10L));
+            written.add(
+                    "update " + table + " [" + id + ", null] -> [" + id + ", " + round * 10 + "]");
+        }
+        bed.delete(table, "h" + round);
+        written.add("delete " + table + " [h" + round + ", null]");
+    }
+
+    /** Each key's changes in their order. */
+    private static Map<String, List<String>> perKey(List<String> lines) {
+        Map<String, List<String>> out = new java.util.TreeMap<>();
+        for (String line : lines) {
+            String key = line.substring(line.indexOf('[') + 1, line.indexOf(','));
+            out.computeIfAbsent(key, k -> new ArrayList<>()).add(line);
+        }
+        return out;
+    }
+
+    private void awaitCommitted(String sink, int count) {
+        Await.until(
+                count + " committed changes of " + sink,
+                TIMEOUT,
+                () -> {
+                    requireNoJobFailed();
+                    return CommittingListSink.committed(sink).size() >= count;
+                });
+    }
+
+    /** Throws once, on the first line that contains {@code marker}. */
+    private static final class FailOnce implements MapFunction<String, String> {
+        static final Map<String, AtomicBoolean> ARMED = new ConcurrentHashMap<>();
+        private static final long serialVersionUID = 1L;
+        private final String name;
+        private final String marker;
+
+        FailOnce(String name, String marker) {
+            this.name = name;
+            this.marker = marker;
+        }
+
+        @Override
+        public String map(String line) {
+            if (line.contains(marker) && ARMED.get(name).compareAndSet(true, false)) {
+                throw new IllegalStateException("Injected task failure at " + line);
+            }
+            return line;
+        }
+    }
+
+    @Test
     void theFactoryIsFoundByItsTypeAndItsMetadataListsTheTablesWithTheirSchemas() {
         String table = bed.newTable("pl_meta_");
         bed.put(table, "a", longColumn("v", 1));
@@ -252,6 +354,13 @@ class TablestorePipelineSourceITCase {
         throw new AssertionError("No Flink CDC factory of type 'tablestore' on the class path");
     }
 
+    /** The provider's {@code Source<Event>}, as a pipeline gets it. */
+    private static org.apache.flink.api.connector.source.Source<
+                    org.apache.flink.cdc.common.event.Event, ?, ?>
+            source(Map<String, String> options) {
+        return ((FlinkSourceProvider) create(options).getEventSourceProvider()).getSource();
+    }
+
     /** Runs the source at {@code parallelism}, each reader's events rendered where emitted. */
     private JobClient run(
             String name, Map<String, String> options, int parallelism, String savepoint)
@@ -263,10 +372,8 @@ class TablestorePipelineSourceITCase {
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.enableCheckpointing(200);
-        FlinkSourceProvider provider =
-                (FlinkSourceProvider) create(options).getEventSourceProvider();
         env.fromSource(
-                        provider.getSource(),
+                        source(options),
                         WatermarkStrategy.noWatermarks(),
                         "tablestore",
                         new EventTypeInfo())

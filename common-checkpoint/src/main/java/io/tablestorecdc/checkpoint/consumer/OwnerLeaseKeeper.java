@@ -167,8 +167,15 @@ public final class OwnerLeaseKeeper {
      * takeover, a newer run of the same consumer, a release or a hand edit all change it.
      */
     public Optional<String> heldElsewhere() {
+        return heldElsewhere(meta.owner());
+    }
+
+    /**
+     * As {@link #heldElsewhere()}, for the owner row {@code owner} read already (with other
+     * tunnels' rows, {@link io.tablestorecdc.checkpoint.meta.MetaTable#owners}).
+     */
+    public Optional<String> heldElsewhere(Optional<OwnerLease> owner) {
         OwnerLease mine = lease;
-        Optional<OwnerLease> owner = meta.owner();
         boolean held =
                 owner.isPresent()
                         && owner.get().holder().equals(mine.holder())

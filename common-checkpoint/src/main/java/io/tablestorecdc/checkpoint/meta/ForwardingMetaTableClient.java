@@ -54,6 +54,11 @@ public abstract class ForwardingMetaTableClient implements MetaTableClient {
     }
 
     @Override
+    public List<Optional<MetaRow>> getAll(List<MetaRowKey> keys) {
+        return delegate.getAll(keys);
+    }
+
+    @Override
     public RangePage readRange(
             String tunnelId, String batch, Optional<String> fromChannelId, int limit) {
         return delegate.readRange(tunnelId, batch, fromChannelId, limit);

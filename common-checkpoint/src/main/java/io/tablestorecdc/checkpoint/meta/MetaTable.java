@@ -1,6 +1,8 @@
 package io.tablestorecdc.checkpoint.meta;
 
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -108,6 +110,15 @@ public final class MetaTable {
         if (client.createTableIfMissing()) {
             LOG.info("Created meta table {}", client.tableName());
         }
+    }
+
+    /**
+     * The current owner lease of each tunnel, read together (one request per 100 tunnels): what
+     * {@link TunnelMeta#owner()} reads for one, for a source of many tables that checks every
+     * tunnel's lease at once.
+     */
+    public Map<String, Optional<OwnerLease>> owners(List<String> tunnelIds) {
+        return ownership.current(tunnelIds);
     }
 
     /**

@@ -17,6 +17,9 @@ public interface MetaTableClient extends AutoCloseable {
     /** Most rows one batch write may carry (the server's limit for BatchWriteRow). */
     int MAX_BATCH_ROWS = 200;
 
+    /** Most rows one batch read may ask for (the server's limit for BatchGetRow). */
+    int MAX_BATCH_GET_ROWS = 100;
+
     /** Most rows one range read returns (the server's limit for GetRange). */
     int MAX_RANGE_ROWS = 5000;
 
@@ -58,6 +61,18 @@ public interface MetaTableClient extends AutoCloseable {
     void deleteAll(List<MetaRowKey> keys);
 
     Optional<MetaRow> get(MetaRowKey key);
+
+    /**
+     * The rows of {@code keys}, in their order (empty for a key without a row), in one request
+     * where the implementation can batch reads; by default one {@link #get} each.
+     *
+     * @param keys at most {@link #MAX_BATCH_GET_ROWS} distinct keys
+     */
+    default List<Optional<MetaRow>> getAll(List<MetaRowKey> keys) {
+        List<Optional<MetaRow>> rows = new java.util.ArrayList<>(keys.size());
+        keys.forEach(key -> rows.add(get(key)));
+        return rows;
+    }
 
     /**
      * One request of a range read over the rows whose key starts with {@code (tunnelId, batch)}, in

@@ -2,6 +2,9 @@ package io.tablestorecdc.checkpoint.meta;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -89,6 +92,28 @@ final class Ownership {
 
     Optional<OwnerLease> current(String tunnelId) {
         return stored(tunnelId).filter(lease -> !isReleased(lease));
+    }
+
+    /**
+     * The owner rows of {@code tunnelIds} (distinct), as {@link #current(String)} reads each, in
+     * one request per {@link MetaTableClient#MAX_BATCH_GET_ROWS} tunnels.
+     */
+    Map<String, Optional<OwnerLease>> current(List<String> tunnelIds) {
+        Map<String, Optional<OwnerLease>> owners = new LinkedHashMap<>();
+        for (int from = 0; from < tunnelIds.size(); from += MetaTableClient.MAX_BATCH_GET_ROWS) {
+            List<String> slice =
+                    tunnelIds.subList(
+                            from,
+                            Math.min(tunnelIds.size(), from + MetaTableClient.MAX_BATCH_GET_ROWS));
+            List<Optional<MetaRow>> rows =
+                    client.getAll(slice.stream().map(MetaRowFormat::ownerKey).toList());
+            for (int i = 0; i < slice.size(); i++) {
+                owners.put(
+                        slice.get(i),
+                        rows.get(i).map(format::owner).filter(lease -> !isReleased(lease)));
+            }
+        }
+        return owners;
     }
 
     /** The owner row as stored, a released lease included. */

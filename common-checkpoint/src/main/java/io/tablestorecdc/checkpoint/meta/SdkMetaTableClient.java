@@ -6,6 +6,8 @@ import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.SyncClientInterface;
 import com.alicloud.openservices.tablestore.TableStoreException;
 import com.alicloud.openservices.tablestore.core.ErrorCode;
+import com.alicloud.openservices.tablestore.model.BatchGetRowRequest;
+import com.alicloud.openservices.tablestore.model.BatchGetRowResponse;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowResponse;
 import com.alicloud.openservices.tablestore.model.Column;
@@ -16,6 +18,7 @@ import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
 import com.alicloud.openservices.tablestore.model.GetRangeRequest;
 import com.alicloud.openservices.tablestore.model.GetRangeResponse;
 import com.alicloud.openservices.tablestore.model.GetRowRequest;
+import com.alicloud.openservices.tablestore.model.MultiRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
@@ -38,6 +41,7 @@ import io.tablestorecdc.checkpoint.model.TransientErrors;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -326,6 +330,71 @@ public final class SdkMetaTableClient implements MetaTableClient {
         Row row =
                 call("read row " + key, () -> client.getRow(new GetRowRequest(criteria)).getRow());
         return row == null || row.isEmpty() ? Optional.empty() : Optional.of(toMetaRow(row));
+    }
+
+    /** One BatchGetRow; rows that failed transiently are asked for again, as writes are. */
+    @Override
+    public List<Optional<MetaRow>> getAll(List<MetaRowKey> keys) {
+        if (keys.size() > MAX_BATCH_GET_ROWS) {
+            throw new IllegalArgumentException(
+                    "A batch read asks for at most "
+                            + MAX_BATCH_GET_ROWS
+                            + " rows, not "
+                            + keys.size());
+        }
+        List<Optional<MetaRow>> rows = new ArrayList<>(Collections.nCopies(keys.size(), null));
+        List<Integer> pending = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            pending.add(i);
+        }
+        for (int attempt = 0; !pending.isEmpty(); attempt++) {
+            if (attempt > 0) {
+                pause(attempt);
+            }
+            pending = readBatch(keys, pending, rows, attempt + 1 >= ROW_RETRY_ATTEMPTS);
+        }
+        return rows;
+    }
+
+    private List<Integer> readBatch(
+            List<MetaRowKey> keys,
+            List<Integer> pending,
+            List<Optional<MetaRow>> rows,
+            boolean last) {
+        MultiRowQueryCriteria criteria = new MultiRowQueryCriteria(tableName);
+        criteria.setMaxVersions(1);
+        pending.forEach(i -> criteria.addRow(primaryKey(keys.get(i))));
+        BatchGetRowRequest request = new BatchGetRowRequest();
+        request.addMultiRowQueryCriteria(criteria);
+        BatchGetRowResponse response =
+                call("read a batch of rows", () -> client.batchGetRow(request));
+        List<Integer> retry = new ArrayList<>();
+        for (BatchGetRowResponse.RowResult result : response.getBatchGetRowResult(tableName)) {
+            int index = pending.get(result.getIndex());
+            if (result.isSucceed()) {
+                Row row = result.getRow();
+                rows.set(
+                        index,
+                        row == null || row.isEmpty()
+                                ? Optional.empty()
+                                : Optional.of(toMetaRow(row)));
+            } else if (!last && TransientErrors.isTransient(result.getError().getCode())) {
+                retry.add(index);
+            } else {
+                throw new MetaTableException(
+                        "Meta table "
+                                + tableName
+                                + " refused the read of row "
+                                + keys.get(index)
+                                + ": "
+                                + result.getError().getCode()
+                                + " "
+                                + result.getError().getMessage()
+                                + ". Check that the instance is reachable and has capacity, then"
+                                + " restart; no committed progress is lost.");
+            }
+        }
+        return retry;
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
+import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.testing.FakeTunnelService;
 import io.tablestorecdc.checkpoint.testing.InMemoryMetaTableClient;
 import io.tablestorecdc.checkpoint.tunnel.TunnelException;
@@ -54,13 +55,28 @@ class TunnelConsumerTest {
     }
 
     private TunnelConsumer open(String consumerId, int retention, Optional<String> restoredHolder) {
+        return open(consumerId, retention, restoredHolder, server, "table");
+    }
+
+    /** A consumer of {@code table}'s tunnel on {@code tunnels}, with this test's meta table. */
+    private TunnelConsumer open(String consumerId, FakeTunnelService tunnels, String table) {
+        return open(
+                consumerId, MetaTable.DEFAULT_RETENTION_BATCHES, Optional.empty(), tunnels, table);
+    }
+
+    private TunnelConsumer open(
+            String consumerId,
+            int retention,
+            Optional<String> restoredHolder,
+            FakeTunnelService tunnels,
+            String table) {
         TunnelConsumer consumer =
                 TunnelConsumer.open(
                         new TunnelConsumer.Setup(
                                         Engine.FLINK,
                                         new TunnelOpener(
                                                 Engine.FLINK,
-                                                "table",
+                                                table,
                                                 "t",
                                                 Optional.empty(),
                                                 TunnelStart.latest()),
@@ -70,7 +86,7 @@ class TunnelConsumerTest {
                                         MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY,
                                         retention)
                                 .restoredUnder(restoredHolder),
-                        server,
+                        tunnels,
                         meta,
                         Optional.empty(),
                         new ServerPushLedger(),
@@ -163,6 +179,29 @@ class TunnelConsumerTest {
         assertThat(new MetaTable(meta).tunnel("tunnel-t").owner().orElseThrow().holder())
                 .isEqualTo(replacementHolder(replacement));
         replacement.writeSnapshot(snapshot("c1", "c1@2"), 2, List.of());
+    }
+
+    @Test
+    void theLeasesOfManyConsumersAreReadInOneRequestAndEachLossIsTheConsumersOwn() {
+        FakeTunnelService others =
+                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
+                        .channel("d1", ChannelType.STREAM);
+        TunnelConsumer orders = open("job-1");
+        TunnelConsumer users = open("job-1", others, "users");
+        meta.resetCounts();
+
+        TunnelConsumer.requireOwnership(List.of(orders, users));
+
+        assertThat(meta.totalRequests()).as("one BatchGetRow").isEqualTo(1);
+        assertThat(meta.requests("BatchGetRow")).isEqualTo(1);
+        open("job-1", others, "users"); // a run restored from the same state takes users over
+        assertThatThrownBy(() -> TunnelConsumer.requireOwnership(List.of(orders, users)))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("of table 'users' lost its owner lease");
+        assertThat(users.isLost()).isTrue();
+        assertThat(orders.isLost()).isFalse();
+        orders.writeSnapshot(snapshot("c1", "c1@1"), 1, List.of());
+        assertThatThrownBy(users::checkHealthy).isInstanceOf(OwnershipLostException.class);
     }
 
     @Test

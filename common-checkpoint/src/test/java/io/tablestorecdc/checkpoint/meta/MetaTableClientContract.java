@@ -66,6 +66,28 @@ abstract class MetaTableClientContract {
     }
 
     @Test
+    void batchGetReadsEachKeyInOrderReportingAbsentRowsAndRefusesMoreThanAHundred() {
+        client.putIfAbsent(row("b", "c1", "one"));
+        client.putIfAbsent(row("b", "c3", "three"));
+        List<MetaRowKey> keys = new ArrayList<>();
+        for (int i = 0; i < MetaTableClient.MAX_BATCH_GET_ROWS; i++) {
+            keys.add(new MetaRowKey("tunnel-1", "b", "c" + i));
+        }
+
+        List<Optional<MetaRow>> rows = client.getAll(keys);
+
+        assertThat(rows).hasSize(100);
+        assertThat(rows.get(1)).contains(row("b", "c1", "one"));
+        assertThat(rows.get(3)).contains(row("b", "c3", "three"));
+        assertThat(rows.get(2)).isEmpty();
+        assertThat(rows.stream().filter(Optional::isPresent)).hasSize(2);
+        keys.add(new MetaRowKey("tunnel-1", "b", "c100"));
+        assertThatThrownBy(() -> client.getAll(keys))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 100 rows");
+    }
+
+    @Test
     void batchPutReportsEachRowsOutcomeInOrder() {
         client.putIfAbsent(row("b", "c2", "old"));
         List<PutOutcome> outcomes =

@@ -206,6 +206,22 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
     }
 
     @Override
+    public synchronized List<Optional<MetaRow>> getAll(List<MetaRowKey> keys) {
+        count("BatchGetRow");
+        requireTable();
+        if (keys.size() > MAX_BATCH_GET_ROWS) {
+            throw new IllegalArgumentException(
+                    "A batch read asks for at most "
+                            + MAX_BATCH_GET_ROWS
+                            + " rows, not "
+                            + keys.size());
+        }
+        List<Optional<MetaRow>> out = new java.util.ArrayList<>();
+        keys.forEach(key -> out.add(Optional.ofNullable(rows.get(key))));
+        return out;
+    }
+
+    @Override
     public synchronized RangePage readRange(
             String tunnelId, String batch, Optional<String> fromChannelId, int limit) {
         count("GetRange");

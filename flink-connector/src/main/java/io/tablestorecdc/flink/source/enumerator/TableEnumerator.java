@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source.enumerator;
 
+import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.ParentChildGate;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
@@ -16,6 +17,7 @@ import io.tablestorecdc.flink.source.event.CommittedPositionsEvent;
 import io.tablestorecdc.flink.source.event.ServerFinishedCheck;
 import io.tablestorecdc.flink.source.event.TunnelClientEvent;
 import io.tablestorecdc.flink.source.split.ChannelSplit;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -386,18 +388,25 @@ final class TableEnumerator {
      * lease outlives it, and the next renewal tells.
      */
     EnumeratorState snapshotState(long checkpointId) {
-        requireOwnership(checkpointId);
+        if (connection != null) {
+            requireOwnershipFor(checkpointId);
+        }
         return stateOf(checkpointId);
     }
 
     /**
-     * The owner-row read of {@link #snapshotState} alone (thread-safe, so that a source reads its
-     * tables' owner rows at once).
+     * The owner-row reads of {@link #snapshotState} of several tables, together ({@link
+     * TunnelConsumer#requireOwnership(List)}: one request per 100 tables), before each table's
+     * {@link #stateOf}; a lost lease and an unreadable meta table are handled as for one table.
      */
-    void requireOwnership(long checkpointId) {
-        if (connection != null) {
-            requireOwnershipFor(checkpointId);
+    static void requireOwnership(Collection<TableEnumerator> tables, long checkpointId) {
+        List<TableEnumerator> open = tables.stream().filter(t -> t.connection != null).toList();
+        if (open.isEmpty()) {
+            return;
         }
+        List<TunnelConsumer> consumers = open.stream().map(t -> t.connection.consumer()).toList();
+        TableEnumerator any = open.get(0);
+        any.checkOwnership(() -> TunnelConsumer.requireOwnership(consumers), checkpointId);
     }
 
     /** {@link #snapshotState} after {@link #requireOwnership}, on the coordinator thread. */
@@ -417,8 +426,13 @@ final class TableEnumerator {
     }
 
     private void requireOwnershipFor(long checkpointId) {
+        checkOwnership(connection.consumer()::requireOwnership, checkpointId);
+    }
+
+    /** Runs the owner-row check {@code check}: a loss fails the job, a read error is logged. */
+    private void checkOwnership(Runnable check, long checkpointId) {
         try {
-            connection.consumer().requireOwnership();
+            check.run();
         } catch (OwnershipLostException lost) {
             // Declines the checkpoint, and fails the job: a restart would take the tunnel back.
             context.callAsync(

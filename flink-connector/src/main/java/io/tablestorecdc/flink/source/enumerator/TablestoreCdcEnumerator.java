@@ -505,8 +505,8 @@ public final class TablestoreCdcEnumerator
                                             Optional.of(checkpointId),
                                             restored.leaseHolder()));
         }
-        // Every table's owner row read at once, then every table's state.
-        inParallel(tables.values(), t -> t.requireOwnership(checkpointId));
+        // Every table's owner row read in one request (per 100 tables), then every table's state.
+        TableEnumerator.requireOwnership(tables.values(), checkpointId);
         Map<String, EnumeratorState> states = new TreeMap<>();
         tables.forEach((name, table) -> states.put(name, table.stateOf(checkpointId)));
         return EnumeratorState.ofTables(consumerId, checkpointId, states);

@@ -256,6 +256,48 @@ class MultiTableSourceITCase {
         assertCommittedExactlyOnce(sink, written);
     }
 
+    @Test
+    void aRunRestoredFromTheSameSavepointTakesEveryTableOverAndTheEarlierStopsForGood(
+            @TempDir Path savepoints) throws Exception {
+        String orders = tableWithTunnel("orders_");
+        String users = tableWithTunnel("users_");
+        UnaryOperator<TablestoreCdcSourceBuilder<String>> both =
+                b -> b.setTableNames(orders, users);
+        Configuration restarts = new Configuration();
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+        restarts.set(
+                RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        String earlierSink = "earlier-" + COUNTER.incrementAndGet();
+        JobClient earlier = run(earlierSink, restarts, 1, both);
+        List<String> written = new ArrayList<>();
+        writeRound(orders, 1, written);
+        writeRound(users, 1, written);
+        awaitCommitted(earlierSink, written.size());
+        String savepoint =
+                earlier.triggerSavepoint(
+                                savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get();
+
+        Configuration restore = new Configuration();
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        String laterSink = "later-" + COUNTER.incrementAndGet();
+        jobs.add(run(laterSink, restore, 1, both));
+        Throwable stopped = earlier.getJobExecutionResult().handle((r, e) -> e).join();
+        List<String> later = new ArrayList<>();
+        writeRound(orders, 2, later);
+        writeRound(users, 2, later);
+        awaitCommitted(laterSink, later.size());
+
+        assertThat(ExceptionUtils.stringifyException(stopped))
+                .as("the earlier run fails, restarts suppressed, on its lost leases")
+                .contains("OwnershipLostException")
+                .contains("lost its owner lease");
+        assertThat(earlier.getJobStatus().join()).isEqualTo(JobStatus.FAILED);
+        assertThat(CommittingListSink.committed(earlierSink)).doesNotContainAnyElementsOf(later);
+        assertCommittedExactlyOnce(laterSink, later);
+    }
+
     // ---- job ----
 
     private JobClient run(
