@@ -37,7 +37,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -448,33 +447,39 @@ public final class TunnelConsumer implements AutoCloseable {
     }
 
     /**
-     * {@link #requireOwnership()} of each consumer, their owner rows read together: one request per
-     * 100 consumers of one meta-table client instead of one each (a source of many tables checks
-     * every table's lease at each checkpoint). Every consumer whose lease was taken over is marked
-     * lost, as its own check would.
+     * {@link #requireOwnership()} of each consumer, their owner rows read together through {@code
+     * metaTable}, the meta-table client they share: one request per 100 consumers instead of one
+     * each (a source of many tables checks every table's lease at each checkpoint). Every consumer
+     * whose lease was taken over is marked lost, as its own check would.
      *
+     * @throws IllegalArgumentException when a consumer keeps its rows in another meta table
      * @throws OwnershipLostException the loss of the first such consumer, in {@code consumers}'
      *     order
      */
-    public static void requireOwnership(List<TunnelConsumer> consumers) {
+    public static void requireOwnership(MetaTableClient metaTable, List<TunnelConsumer> consumers) {
         consumers.forEach(TunnelConsumer::throwIfLost);
-        Map<MetaTableClient, List<TunnelConsumer>> byClient = new IdentityHashMap<>();
-        consumers.forEach(
-                c -> byClient.computeIfAbsent(c.metaClient, k -> new ArrayList<>()).add(c));
+        for (TunnelConsumer consumer : consumers) {
+            if (!consumer.metaClient.tableName().equals(metaTable.tableName())) {
+                throw new IllegalArgumentException(
+                        "The consumer of tunnel '"
+                                + consumer.tunnel.tunnelName()
+                                + "' keeps its rows in meta table "
+                                + consumer.metaClient.tableName()
+                                + ", not in "
+                                + metaTable.tableName());
+            }
+        }
+        List<String> tunnelIds =
+                consumers.stream().map(c -> c.tunnel.tunnelId()).distinct().toList();
+        Map<String, Optional<OwnerLease>> owners = new MetaTable(metaTable).owners(tunnelIds);
         OwnershipLostException first = null;
-        for (Map.Entry<MetaTableClient, List<TunnelConsumer>> group : byClient.entrySet()) {
-            List<String> tunnelIds =
-                    group.getValue().stream().map(c -> c.tunnel.tunnelId()).distinct().toList();
-            Map<String, Optional<OwnerLease>> owners =
-                    new MetaTable(group.getKey()).owners(tunnelIds);
-            for (TunnelConsumer consumer : group.getValue()) {
-                Optional<String> now =
-                        consumer.owner.heldElsewhere(owners.get(consumer.tunnel.tunnelId()));
-                if (now.isPresent()) {
-                    OwnershipLostException lost =
-                            consumer.lose("The owner row changed: " + now.get() + ".", null);
-                    first = first == null ? lost : first;
-                }
+        for (TunnelConsumer consumer : consumers) {
+            Optional<String> now =
+                    consumer.owner.heldElsewhere(owners.get(consumer.tunnel.tunnelId()));
+            if (now.isPresent()) {
+                OwnershipLostException lost =
+                        consumer.lose("The owner row changed: " + now.get() + ".", null);
+                first = first == null ? lost : first;
             }
         }
         if (first != null) {

@@ -190,12 +190,12 @@ class TunnelConsumerTest {
         TunnelConsumer users = open("job-1", others, "users");
         meta.resetCounts();
 
-        TunnelConsumer.requireOwnership(List.of(orders, users));
+        TunnelConsumer.requireOwnership(meta, List.of(orders, users));
 
         assertThat(meta.totalRequests()).as("one BatchGetRow").isEqualTo(1);
         assertThat(meta.requests("BatchGetRow")).isEqualTo(1);
         open("job-1", others, "users"); // a run restored from the same state takes users over
-        assertThatThrownBy(() -> TunnelConsumer.requireOwnership(List.of(orders, users)))
+        assertThatThrownBy(() -> TunnelConsumer.requireOwnership(meta, List.of(orders, users)))
                 .isInstanceOf(OwnershipLostException.class)
                 .hasMessageContaining("of table 'users' lost its owner lease");
         assertThat(users.isLost()).isTrue();

@@ -396,17 +396,20 @@ final class TableEnumerator {
 
     /**
      * The owner-row reads of {@link #snapshotState} of several tables, together ({@link
-     * TunnelConsumer#requireOwnership(List)}: one request per 100 tables), before each table's
-     * {@link #stateOf}; a lost lease and an unreadable meta table are handled as for one table.
+     * TunnelConsumer#requireOwnership(MetaTableClient, List)}: one request per 100 tables, through
+     * the meta-table client the tables share), before each table's {@link #stateOf}; a lost lease
+     * and an unreadable meta table are handled as for one table.
      */
-    static void requireOwnership(Collection<TableEnumerator> tables, long checkpointId) {
+    static void requireOwnership(
+            MetaTableClient metaTable, Collection<TableEnumerator> tables, long checkpointId) {
         List<TableEnumerator> open = tables.stream().filter(t -> t.connection != null).toList();
         if (open.isEmpty()) {
             return;
         }
         List<TunnelConsumer> consumers = open.stream().map(t -> t.connection.consumer()).toList();
         TableEnumerator any = open.get(0);
-        any.checkOwnership(() -> TunnelConsumer.requireOwnership(consumers), checkpointId);
+        any.checkOwnership(
+                () -> TunnelConsumer.requireOwnership(metaTable, consumers), checkpointId);
     }
 
     /** {@link #snapshotState} after {@link #requireOwnership}, on the coordinator thread. */

@@ -506,7 +506,7 @@ public final class TablestoreCdcEnumerator
                                             restored.leaseHolder()));
         }
         // Every table's owner row read in one request (per 100 tables), then every table's state.
-        TableEnumerator.requireOwnership(tables.values(), checkpointId);
+        TableEnumerator.requireOwnership(metaClient, tables.values(), checkpointId);
         Map<String, EnumeratorState> states = new TreeMap<>();
         tables.forEach((name, table) -> states.put(name, table.stateOf(checkpointId)));
         return EnumeratorState.ofTables(consumerId, checkpointId, states);
