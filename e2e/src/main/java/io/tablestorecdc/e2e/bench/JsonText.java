@@ -1,74 +1,56 @@
 package io.tablestorecdc.e2e.bench;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Collection;
-import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
- * Renders the benchmark's results (maps, lists, numbers, strings) as indented JSON, so each part
- * hands back plain values instead of formatting text.
+ * Renders the benchmark's results (maps, lists, numbers, strings) as indented JSON through Gson, so
+ * each part hands back plain values instead of formatting text. Doubles are written with three
+ * decimals; a value that is not a finite number is {@code null}.
  */
 final class JsonText {
+
+    private static final Gson GSON =
+            new GsonBuilder().serializeNulls().disableHtmlEscaping().setPrettyPrinting().create();
 
     private JsonText() {}
 
     static String render(Object value) {
-        return render(value, "") + "\n";
+        return GSON.toJson(toTree(value)) + "\n";
     }
 
-    private static String render(Object value, String indent) {
+    private static JsonElement toTree(Object value) {
         if (value instanceof Map<?, ?> map) {
-            String inner = indent + "  ";
-            return map.entrySet().stream()
-                    .map(
-                            e ->
-                                    inner
-                                            + quote(e.getKey().toString())
-                                            + ": "
-                                            + render(e.getValue(), inner))
-                    .collect(Collectors.joining(",\n", "{\n", "\n" + indent + "}"));
+            JsonObject object = new JsonObject();
+            map.forEach((k, v) -> object.add(k.toString(), toTree(v)));
+            return object;
         }
         if (value instanceof Collection<?> list) {
-            boolean flat =
-                    list.stream().noneMatch(v -> v instanceof Map || v instanceof Collection);
-            String inner = indent + "  ";
-            return flat
-                    ? list.stream()
-                            .map(v -> render(v, inner))
-                            .collect(Collectors.joining(", ", "[", "]"))
-                    : list.stream()
-                            .map(v -> inner + render(v, inner))
-                            .collect(Collectors.joining(",\n", "[\n", "\n" + indent + "]"));
+            JsonArray array = new JsonArray();
+            list.forEach(v -> array.add(toTree(v)));
+            return array;
         }
         if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
-            return Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "null";
+            return Double.isFinite(d)
+                    ? new JsonPrimitive(BigDecimal.valueOf(d).setScale(3, RoundingMode.HALF_UP))
+                    : JsonNull.INSTANCE;
         }
-        if (value instanceof Number || value instanceof Boolean) {
-            return value.toString();
+        if (value instanceof Number n) {
+            return new JsonPrimitive(n);
         }
-        return value == null ? "null" : quote(value.toString());
-    }
-
-    private static String quote(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+        if (value instanceof Boolean b) {
+            return new JsonPrimitive(b);
         }
-        return out.append('"').toString();
+        return value == null ? JsonNull.INSTANCE : new JsonPrimitive(value.toString());
     }
 }

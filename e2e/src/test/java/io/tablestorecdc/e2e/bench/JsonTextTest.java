@@ -25,7 +25,10 @@ class JsonTextTest {
                                 + "  \"name\": \"a \\\"b\\\"\",\n"
                                 + "  \"spark\": {\n"
                                 + "    \"ratio\": 0.500,\n"
-                                + "    \"runs\": [1, 2]\n"
+                                + "    \"runs\": [\n"
+                                + "      1,\n"
+                                + "      2\n"
+                                + "    ]\n"
                                 + "  },\n"
                                 + "  \"missing\": null\n"
                                 + "}\n");

@@ -54,9 +54,13 @@ class JsonTest {
     void rejectsMalformedInputWithTheOffset() {
         assertThatThrownBy(() -> Json.parse("{\"a\":1,}"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("offset 7");
+                .hasMessageContaining("line 1 column 9")
+                .hasMessageContaining("send a single JSON value");
         assertThatThrownBy(() -> Json.parse("[1] 2")).hasMessageContaining("trailing");
-        assertThatThrownBy(() -> Json.parse("\"open")).hasMessageContaining("unterminated");
+        assertThatThrownBy(() -> Json.parse("\"open")).hasMessageContaining("Unterminated");
+        assertThatThrownBy(() -> Json.parse("{a:1}"))
+                .as("strict: names are quoted")
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Json.parseObject("[]")).hasMessageContaining("JSON object");
         assertThatThrownBy(() -> Json.write(new Object())).hasMessageContaining("Cannot write");
     }
