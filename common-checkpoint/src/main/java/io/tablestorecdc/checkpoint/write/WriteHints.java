@@ -8,6 +8,10 @@ final class WriteHints {
     private WriteHints() {}
 
     static String forCode(String code) {
+        if ("OTSInvalidPK".equals(code)) {
+            return "The row's primary key does not fit the table: send every primary-key column of"
+                    + " the table, in the table's order, with the table's types";
+        }
         if ("OTSParameterInvalid".equals(code)) {
             return "The row does not fit the table: check that every primary-key column is"
                     + " present with the table's type and that column names and values are ones"

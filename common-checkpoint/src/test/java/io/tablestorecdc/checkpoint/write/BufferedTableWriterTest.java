@@ -162,6 +162,18 @@ class BufferedTableWriterTest {
     }
 
     @Test
+    void aKeyTheTableRefusesNamesTheKeyColumnsAsTheFix() {
+        fake.failRow(key(9), "OTSInvalidPK", "Validate PK type fail.", 1);
+        BufferedTableWriter writer = writer(WriteSettings.defaults());
+        writer.write(put(9, 1));
+        assertThatThrownBy(writer::flush)
+                .isInstanceOf(TablestoreWriteException.class)
+                .hasMessageContaining("OTSInvalidPK: Validate PK type fail.")
+                .hasMessageContaining("send every primary-key column of the table, in the table's");
+        assertThat(fake.requests).as("not retried").hasSize(1);
+    }
+
+    @Test
     void aRequestThatFailedAsAWholeIsSentAgainWhenThatMayHelp() {
         fake.failRequest(new WriteRequestException("ClientError", "Connection reset", true, null));
         BufferedTableWriter writer = writer(WriteSettings.defaults());

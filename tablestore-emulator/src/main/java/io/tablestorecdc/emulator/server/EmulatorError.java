@@ -26,6 +26,11 @@ public final class EmulatorError extends Exception {
         return new EmulatorError("OTSParameterInvalid", 400, message);
     }
 
+    /** A primary key of the wrong size, column order or type: the service's own code for it. */
+    public static EmulatorError invalidPk(String message) {
+        return new EmulatorError("OTSInvalidPK", 400, message);
+    }
+
     public static EmulatorError objectNotExist(String message) {
         return new EmulatorError("OTSObjectNotExist", 404, message);
     }

@@ -502,7 +502,7 @@ public final class TableStore implements TableAccess {
         List<PrimaryKeySchema> schema = meta.getPrimaryKeyList();
         PrimaryKeyColumn[] columns = key.getPrimaryKeyColumns();
         if (columns.length != schema.size()) {
-            throw EmulatorError.parameterInvalid(
+            throw EmulatorError.invalidPk(
                     "Validate PK size fail. Input: "
                             + columns.length
                             + ", Meta: "
@@ -513,7 +513,7 @@ public final class TableStore implements TableAccess {
             PrimaryKeySchema expected = schema.get(i);
             PrimaryKeyValue value = columns[i].getValue();
             if (!columns[i].getName().equals(expected.getName())) {
-                throw EmulatorError.parameterInvalid(
+                throw EmulatorError.invalidPk(
                         "Validate PK name fail. Input: "
                                 + columns[i].getName()
                                 + ", Meta: "
@@ -522,7 +522,7 @@ public final class TableStore implements TableAccess {
             }
             boolean inf = value.isInfMin() || value.isInfMax();
             if (inf ? !infAllowed : value.getType() != expected.getType()) {
-                throw EmulatorError.parameterInvalid(
+                throw EmulatorError.invalidPk(
                         "Validate PK type fail. Column: "
                                 + expected.getName()
                                 + ", expected "

@@ -181,9 +181,8 @@ final class Tunnel {
         if (!initialized) {
             return Stage.InitBaseDataAndStreamShard;
         }
-        if (type == TunnelServiceApi.TunnelType.BaseData) {
-            return Stage.ProcessBaseData;
-        }
+        // As the service: a BaseData tunnel whose base data has been read reports ProcessStream
+        // too (the SDK's functional tests wait for that stage before they end such a tunnel).
         if (type == TunnelServiceApi.TunnelType.Stream || allBaseFinished()) {
             return Stage.ProcessStream;
         }

@@ -165,9 +165,11 @@ class TableApiITCase {
         TableStoreException typeError = errorOf(() -> put(table, wrongType, col("c", 1)));
         TableStoreException sizeError = errorOf(() -> get(table, tooShort));
 
-        assertThat(typeError.getErrorCode()).isEqualTo("OTSParameterInvalid");
+        assertThat(typeError.getErrorCode()).isEqualTo("OTSInvalidPK");
         assertThat(typeError.getHttpStatus()).isEqualTo(400);
-        assertThat(sizeError.getErrorCode()).isEqualTo("OTSParameterInvalid");
+        assertThat(typeError.getMessage()).contains("Validate PK type fail");
+        assertThat(sizeError.getErrorCode()).isEqualTo("OTSInvalidPK");
+        assertThat(sizeError.getMessage()).contains("Validate PK size fail");
     }
 
     @Test

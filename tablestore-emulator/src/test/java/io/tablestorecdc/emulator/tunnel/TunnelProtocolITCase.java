@@ -446,6 +446,24 @@ class TunnelProtocolITCase {
     }
 
     @Test
+    void aBaseDataTunnelWhoseBaseDataWasReadReportsTheStreamStage() {
+        String table = bed.newTable("tunnel_t");
+        bed.put(table, "a", 1);
+        String tunnelId = bed.createTunnel(table, "base-done", TunnelType.BaseData);
+        Client client = new Client(tunnelId);
+        assertThat(client.heartbeat()).containsOnlyKeys("BaseData_p-0");
+        assertThat(bed.describeTunnel(table, "base-done").getTunnelInfo().getStage())
+                .as("while its base data is read")
+                .isEqualTo(TunnelStage.ProcessBaseData);
+
+        assertThat(ids(client.drain("BaseData_p-0"))).containsExactly("a");
+        client.heartbeat(new Channel("BaseData_p-0", 2, ChannelStatus.TERMINATED));
+
+        assertThat(bed.describeTunnel(table, "base-done").getTunnelInfo().getStage())
+                .isEqualTo(TunnelStage.ProcessStream);
+    }
+
+    @Test
     void aResponseIsCutAtTheByteCapAndItsTokenContinuesExactlyThere() {
         String table = bed.newTable("tunnel_t");
         String tunnelId = bed.createTunnel(table, "bytes", TunnelType.Stream);
