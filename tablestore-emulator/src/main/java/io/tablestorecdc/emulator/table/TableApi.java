@@ -277,27 +277,23 @@ public final class TableApi implements ActionHandler {
                                 + "'; leave the table out");
             }
             if (store.tableMeta(name).isEmpty()) {
-                throw EmulatorError.objectNotExist(
-                        "Requested table does not exist: "
-                                + name
-                                + " (a BatchWriteRow naming a missing table fails as a whole)");
+                // The service's words (a BatchWriteRow naming a missing table fails as a whole).
+                throw EmulatorError.objectNotExist(TableStore.NO_SUCH_TABLE);
             }
             rows += table.getRowsCount();
         }
         if (rows > BATCH_WRITE_MAX_ROWS) {
             throw EmulatorError.parameterInvalid(
-                    "The BatchWriteRow request carries "
-                            + rows
-                            + " row changes; at most "
-                            + BATCH_WRITE_MAX_ROWS
-                            + " are allowed per request: split it");
+                    "Rows count exceeds the upper limit: " + BATCH_WRITE_MAX_ROWS + ".");
         }
         int bytes = request.getSerializedSize();
         if (bytes > BATCH_WRITE_MAX_BYTES) {
             throw EmulatorError.parameterInvalid(
-                    "The BatchWriteRow request is "
+                    "The total data size of BatchWriteRow request exceeds the limit, limit size: "
+                            + BATCH_WRITE_MAX_BYTES
+                            + ", data size: "
                             + bytes
-                            + " bytes; at most 4 MB are allowed per request: split it");
+                            + ".");
         }
         for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
             Set<PrimaryKey> keys = new java.util.HashSet<>();
@@ -363,9 +359,7 @@ public final class TableApi implements ActionHandler {
     private MessageLite computeSplitPoints(OtsInternalApi.ComputeSplitPointsBySizeRequest request)
             throws EmulatorError {
         if (request.getSplitSize() <= 0) {
-            throw EmulatorError.parameterInvalid(
-                    "ComputeSplitPointsBySize split_size must be positive, got "
-                            + request.getSplitSize());
+            throw EmulatorError.parameterInvalid("The split_size should be greater than 0.");
         }
         long unit =
                 request.hasSplitSizeUnitInByte()
@@ -442,11 +436,7 @@ public final class TableApi implements ActionHandler {
         }
         if (rows > BATCH_GET_MAX_ROWS) {
             throw EmulatorError.parameterInvalid(
-                    "Rows count exceeds the upper limit: the BatchGetRow request reads "
-                            + rows
-                            + " rows; at most "
-                            + BATCH_GET_MAX_ROWS
-                            + " are allowed per request: split it");
+                    "Rows count exceeds the upper limit: " + BATCH_GET_MAX_ROWS + ".");
         }
     }
 

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class TableStore implements TableAccess {
 
+    /** The service's message for a request on a table that does not exist. */
+    static final String NO_SUCH_TABLE = "Requested table does not exist.";
+
     private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
 
     /** Rows per GetRange page when the request sets no (smaller) limit, as the service does. */
@@ -206,7 +209,7 @@ public final class TableStore implements TableAccess {
         table.lock.writeLock().lock();
         try {
             if (table.deleted) {
-                throw EmulatorError.objectNotExist("Requested table does not exist: " + tableName);
+                throw EmulatorError.objectNotExist(NO_SUCH_TABLE);
             }
             Optional<StoredRow> current = Optional.ofNullable(table.rows.get(write.primaryKey()));
             if (!write.condition().holdsFor(current)) {
@@ -466,7 +469,7 @@ public final class TableStore implements TableAccess {
     private Table table(String name) throws EmulatorError {
         Table table = tables.get(name);
         if (table == null) {
-            throw EmulatorError.objectNotExist("Requested table does not exist: " + name);
+            throw EmulatorError.objectNotExist(NO_SUCH_TABLE);
         }
         return table;
     }
@@ -484,7 +487,7 @@ public final class TableStore implements TableAccess {
         List<PrimaryKeySchema> pk = meta.getPrimaryKeyList();
         if (pk.isEmpty() || pk.size() > 4) {
             throw EmulatorError.parameterInvalid(
-                    "A table needs 1 to 4 primary-key columns, got " + pk.size());
+                    "The number of primary key columns must be in range: [1, 4].");
         }
         for (PrimaryKeySchema column : pk) {
             if (column.hasOption()) {

@@ -208,7 +208,7 @@ class ComputeSplitsITCase {
 
         assertThat(errorOf(() -> client.batchGetRow(batchGet(101))))
                 .satisfies(e -> assertThat(e.getErrorCode()).isEqualTo("OTSParameterInvalid"))
-                .hasMessageContaining("101");
+                .hasMessage("Rows count exceeds the upper limit: 100.");
     }
 
     @Test

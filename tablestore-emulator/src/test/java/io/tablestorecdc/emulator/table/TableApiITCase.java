@@ -438,7 +438,7 @@ class TableApiITCase {
 
         assertThatThrownBy(() -> client.batchWriteRow(batch))
                 .isInstanceOf(TableStoreException.class)
-                .hasMessageContaining("at most 200");
+                .hasMessage("Rows count exceeds the upper limit: 200.");
         assertThat(get(table, key("r0", 1))).isNull();
     }
 
@@ -457,7 +457,7 @@ class TableApiITCase {
                 .isInstanceOfSatisfying(
                         TableStoreException.class,
                         e -> assertThat(e.getErrorCode()).isEqualTo("OTSObjectNotExist"))
-                .hasMessageContaining("no_such_table");
+                .hasMessage("Requested table does not exist.");
         assertThat(get(table, key("g", 1))).as("nothing applied").isNull();
     }
 
