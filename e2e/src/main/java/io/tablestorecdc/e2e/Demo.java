@@ -4,7 +4,6 @@ import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.tunnel.CreateTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelType;
-import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.cli.TablestoreCdcCli;
 import io.tablestorecdc.e2e.DemoSettings.Engine;
@@ -202,10 +201,7 @@ public final class Demo {
     }
 
     private static TablestoreEndpoint endpoint(DemoTarget target) {
-        return new TablestoreEndpoint(
-                target.endpoint(),
-                target.instanceName(),
-                TablestoreCredentials.of(target.accessKeyId(), target.accessKeySecret()));
+        return target.tablestoreEndpoint();
     }
 
     private void print(String table, String engine, String describeText) {

@@ -3,6 +3,8 @@ package io.tablestorecdc.e2e;
 import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import java.io.Serializable;
 
 /**
@@ -23,6 +25,12 @@ public record DemoTarget(
         ClientConfiguration configuration = new ClientConfiguration();
         configuration.setRetryStrategy(new DemoWriteRetry());
         return new SyncClient(endpoint, accessKeyId, accessKeySecret, instanceName, configuration);
+    }
+
+    /** The instance as the core's SDK adapters take it. */
+    public TablestoreEndpoint tablestoreEndpoint() {
+        return new TablestoreEndpoint(
+                endpoint, instanceName, TablestoreCredentials.of(accessKeyId, accessKeySecret));
     }
 
     public TunnelClient tunnelClient() {

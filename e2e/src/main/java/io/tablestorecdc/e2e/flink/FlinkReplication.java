@@ -1,5 +1,9 @@
 package io.tablestorecdc.e2e.flink;
 
+import com.alicloud.openservices.tablestore.TunnelClient;
+import com.alicloud.openservices.tablestore.model.tunnel.DescribeTunnelRequest;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.e2e.Console;
 import io.tablestorecdc.e2e.DemoTarget;
 import io.tablestorecdc.e2e.EngineStats;
@@ -8,7 +12,9 @@ import io.tablestorecdc.e2e.orders.OrderChange;
 import io.tablestorecdc.flink.sink.TablestoreSink;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,6 +41,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class FlinkReplication implements Replication {
 
     private static final int PARALLELISM = 2;
+
+    private static final String META_TABLE = SdkMetaTableClient.DEFAULT_TABLE_NAME;
 
     private final DemoTarget target;
     private final Map<String, String> selection;
@@ -138,7 +146,7 @@ public final class FlinkReplication implements Replication {
                 .setTableName(selection.get("table.name"))
                 .setTablePattern(selection.get("table.pattern"))
                 .setTunnelName(tunnel)
-                .setMetaTable("tablestore_cdc_meta")
+                .setMetaTable(META_TABLE)
                 .setDiscoveryInterval(Duration.ofSeconds(1))
                 .setDeserializer(new OrderChangeDeserializer())
                 .build();
@@ -187,10 +195,53 @@ public final class FlinkReplication implements Replication {
                         .handle((result, error) -> null)
                         .get(30, TimeUnit.SECONDS);
             }
+            awaitLeasesReleased();
+            awaitLocalClusterStopped();
         } catch (Exception e) {
             console.say("flink", "the job did not cancel cleanly: " + e);
         } finally {
             FlinkRun.unregister(runId);
+        }
+    }
+
+    /**
+     * Waits (up to 30 s) until the job's owner leases are released: the JobManager shuts a table's
+     * tunnel client down and then releases its lease when it closes the source, which may come
+     * after the job's result is known; the instance must still answer then.
+     */
+    private void awaitLeasesReleased() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        TunnelClient tunnels = target.tunnelClient();
+        try (SdkMetaTableClient client =
+                SdkMetaTableClient.connect(target.tablestoreEndpoint(), META_TABLE)) {
+            MetaTable meta = new MetaTable(client);
+            List<String> tunnelIds = new ArrayList<>();
+            for (String table : replicas.keySet()) {
+                tunnelIds.add(
+                        tunnels.describeTunnel(new DescribeTunnelRequest(table, tunnel))
+                                .getTunnelInfo()
+                                .getTunnelId());
+            }
+            while (tunnelIds.stream().anyMatch(id -> meta.tunnel(id).owner().isPresent())
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+        } finally {
+            tunnels.shutdown();
+        }
+    }
+
+    /**
+     * Waits (up to 30 s) until the job's local cluster has stopped: it shuts itself down once the
+     * job has ended, and a cluster still stopping when the demo exits logs a warning from its RPC
+     * system's actors, whose threads are named after it.
+     */
+    private static void awaitLocalClusterStopped() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (Thread.getAllStackTraces().keySet().stream()
+                        .anyMatch(t -> t.isAlive() && t.getName().contains("pekko."))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(100);
         }
     }
 
