@@ -142,7 +142,7 @@ class SdkTableServiceITCase {
 
         assertThatThrownBy(() -> reader.get(List.of(wrong), Set.of()))
                 .isInstanceOf(RowReadException.class)
-                .hasMessageContaining("OTSParameterInvalid")
+                .hasMessageContaining("OTSInvalidPK")
                 .hasMessageContaining("not retriable");
     }
 

@@ -183,8 +183,9 @@ class SdkTableWriteClientITCase {
             writer.write(RowWrite.put(wrong, Map.of(), SequenceInfo.NONE));
             assertThatThrownBy(writer::flush)
                     .isInstanceOf(TablestoreWriteException.class)
-                    .hasMessageContaining("OTSParameterInvalid")
-                    .hasMessageContaining("id='one'");
+                    .hasMessageContaining("OTSInvalidPK")
+                    .hasMessageContaining("id='one'")
+                    .hasMessageContaining("send every primary-key column of the table");
         }
     }
 
