@@ -1,6 +1,7 @@
 package io.tablestorecdc.e2e.orders;
 
 import com.alicloud.openservices.tablestore.SyncClient;
+import com.alicloud.openservices.tablestore.TableStoreException;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
@@ -75,7 +76,21 @@ public final class OrderReplica {
     private void write(List<RowChange> rows) {
         BatchWriteRowRequest request = new BatchWriteRowRequest();
         rows.forEach(request::addRowChange);
-        List<String> refused = AppliedOnceWrites.batch(client, request);
+        List<String> refused;
+        try {
+            refused = AppliedOnceWrites.batch(client, request);
+        } catch (TableStoreException e) {
+            // The service's message does not name the table ("Requested table does not exist.").
+            throw new IllegalStateException(
+                    "Could not write to replica table '"
+                            + table
+                            + "': "
+                            + e.getErrorCode()
+                            + " "
+                            + e.getMessage()
+                            + "; check that the table exists and is writable",
+                    e);
+        }
         if (!refused.isEmpty()) {
             throw new IllegalStateException(
                     refused.size()
