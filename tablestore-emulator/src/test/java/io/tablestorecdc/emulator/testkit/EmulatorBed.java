@@ -1,5 +1,6 @@
 package io.tablestorecdc.emulator.testkit;
 
+import com.alicloud.openservices.tablestore.ClientException;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.model.Column;
@@ -115,7 +116,7 @@ public final class EmulatorBed implements AutoCloseable, BeforeAllCallback, Afte
         String table = prefix + TABLES.incrementAndGet();
         TableMeta meta = new TableMeta(table);
         meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
-        sync().createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        createOnce(new CreateTableRequest(meta, new TableOptions(-1, 1)));
         return table;
     }
 
@@ -131,8 +132,27 @@ public final class EmulatorBed implements AutoCloseable, BeforeAllCallback, Afte
         StreamSpecification stream = new StreamSpecification(true, 24);
         stream.addOriginColumnsToGet(originColumns);
         create.setStreamSpecification(stream);
-        sync().createTable(create);
+        createOnce(create);
         return table;
+    }
+
+    /**
+     * Creates the table once, also when the SDK reports its allocation race (see {@link
+     * AppliedOnceWrites}): the request may have been applied, so the table is looked for before it
+     * is created again.
+     */
+    private void createOnce(CreateTableRequest create) {
+        try {
+            sync().createTable(create);
+        } catch (ClientException e) {
+            if (!AppliedOnceWrites.reportedClosedAtAllocation(e)) {
+                throw e;
+            }
+            String table = create.getTableMeta().getTableName();
+            if (!sync().listTable().getTableNames().contains(table)) {
+                sync().createTable(create);
+            }
+        }
     }
 
     /** Creates a tunnel of {@code type}; returns its id. */
