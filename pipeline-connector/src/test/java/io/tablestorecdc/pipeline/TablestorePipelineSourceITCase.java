@@ -7,6 +7,7 @@ import com.alicloud.openservices.tablestore.model.ColumnValue;
 import io.tablestorecdc.emulator.testkit.Await;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.testing.CommittingListSink;
+import io.tablestorecdc.flink.testing.FailOnce;
 import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,12 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.cdc.common.configuration.Configuration;
 import org.apache.flink.cdc.common.factories.DataSourceFactory;
 import org.apache.flink.cdc.common.factories.Factory;
@@ -196,7 +194,7 @@ class TablestorePipelineSourceITCase {
     void aTaskFailureAndASplitDeliverEachChangeOnceToAnExactlyOnceSink() throws Exception {
         String table = bed.newTable("pl_failover_");
         String sink = "failover-" + RUNS.incrementAndGet();
-        FailOnce.ARMED.put(sink, new AtomicBoolean(true));
+        FailOnce.arm(sink);
         org.apache.flink.configuration.Configuration restarts =
                 new org.apache.flink.configuration.Configuration();
         restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -230,7 +228,7 @@ class TablestorePipelineSourceITCase {
         writeRound(table, 3, written);
         awaitCommitted(sink, written.size());
 
-        assertThat(FailOnce.ARMED.get(sink)).as("the task failed once").isFalse();
+        assertThat(FailOnce.fired(sink)).as("the task failed once").isTrue();
         List<String> committed = CommittingListSink.committed(sink);
         assertThat(committed).containsExactlyInAnyOrderElementsOf(written);
         assertThat(perKey(committed)).isEqualTo(perKey(written));
@@ -268,27 +266,6 @@ class TablestorePipelineSourceITCase {
                     requireNoJobFailed();
                     return CommittingListSink.committed(sink).size() >= count;
                 });
-    }
-
-    /** Throws once, on the first line that contains {@code marker}. */
-    private static final class FailOnce implements MapFunction<String, String> {
-        static final Map<String, AtomicBoolean> ARMED = new ConcurrentHashMap<>();
-        private static final long serialVersionUID = 1L;
-        private final String name;
-        private final String marker;
-
-        FailOnce(String name, String marker) {
-            this.name = name;
-            this.marker = marker;
-        }
-
-        @Override
-        public String map(String line) {
-            if (line.contains(marker) && ARMED.get(name).compareAndSet(true, false)) {
-                throw new IllegalStateException("Injected task failure at " + line);
-            }
-            return line;
-        }
     }
 
     @Test

@@ -27,6 +27,7 @@ import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.testing.RecordStrings;
 import io.tablestorecdc.flink.testing.CommittingListSink;
+import io.tablestorecdc.flink.testing.FailOnce;
 import io.tablestorecdc.flink.testing.FlinkJobs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -586,14 +587,14 @@ class TablestoreCdcSourceITCase {
         givenTableWithStreamTunnel();
         String sink = "failover-" + COUNTER.incrementAndGet();
         Configuration conf = fixedDelayRestarts(3, Duration.ofMillis(100));
-        FailOnce.ARMED.put(sink, new java.util.concurrent.atomic.AtomicBoolean(true));
+        FailOnce.arm(sink);
         jobs.add(run(sink, conf, 2, new FailOnce(sink, "id='p2'")));
         List<String> written = new ArrayList<>();
         writeRoundAndAwaitCommitted(sink, 1, written);
         writeRound(2, written); // the task fails at p2, after the first round was committed
         writeRoundAndAwaitCommitted(sink, 3, written);
 
-        assertThat(FailOnce.ARMED.get(sink)).isFalse();
+        assertThat(FailOnce.fired(sink)).isTrue();
         assertCommittedExactlyOnce(sink, written);
     }
 
@@ -614,28 +615,6 @@ class TablestoreCdcSourceITCase {
                 .contains("Only one Spark query or Flink job may read a tunnel");
         writeRoundAndAwaitCommitted(sink, 2, written);
         assertThat(CommittingListSink.committed(sink)).containsExactlyInAnyOrderElementsOf(written);
-    }
-
-    /** Throws once, on the first record that contains {@code marker}. */
-    private static final class FailOnce implements MapFunction<String, String> {
-        static final Map<String, java.util.concurrent.atomic.AtomicBoolean> ARMED =
-                new java.util.concurrent.ConcurrentHashMap<>();
-        private static final long serialVersionUID = 1L;
-        private final String name;
-        private final String marker;
-
-        FailOnce(String name, String marker) {
-            this.name = name;
-            this.marker = marker;
-        }
-
-        @Override
-        public String map(String value) {
-            if (value.contains(marker) && ARMED.get(name).compareAndSet(true, false)) {
-                throw new IllegalStateException("Injected task failure at " + value);
-            }
-            return value;
-        }
     }
 
     // ---- job ----
