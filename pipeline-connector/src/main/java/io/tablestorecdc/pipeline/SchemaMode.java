@@ -1,8 +1,7 @@
 package io.tablestorecdc.pipeline;
 
-import java.util.Arrays;
+import io.tablestorecdc.checkpoint.settings.OptionValues;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** Where a table's schema comes from ({@code schema.mode}). */
 public enum SchemaMode {
@@ -18,21 +17,14 @@ public enum SchemaMode {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** The option text, as {@link #code()}. */
+    @Override
+    public String toString() {
+        return code();
+    }
+
     /** The mode of option text {@code text}, or an error naming the modes there are. */
     public static SchemaMode of(String text) {
-        for (SchemaMode mode : values()) {
-            if (mode.code().equals(text.trim().toLowerCase(Locale.ROOT))) {
-                return mode;
-            }
-        }
-        throw new IllegalArgumentException(
-                "Option '"
-                        + PipelineOptions.SCHEMA_MODE.key()
-                        + "' has invalid value '"
-                        + text
-                        + "': use "
-                        + Arrays.stream(values())
-                                .map(SchemaMode::code)
-                                .collect(Collectors.joining(", ")));
+        return OptionValues.choiceOf(PipelineOptions.SCHEMA_MODE.key(), text, EVOLVING);
     }
 }

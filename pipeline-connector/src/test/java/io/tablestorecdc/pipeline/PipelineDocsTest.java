@@ -2,41 +2,46 @@ package io.tablestorecdc.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.tablestorecdc.checkpoint.settings.OptionSpec;
+import io.tablestorecdc.checkpoint.testing.GeneratedDocs;
+import io.tablestorecdc.checkpoint.testing.OptionTable;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.flink.cdc.common.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 
-/** docs/pipeline.md lists exactly the options the factory takes. */
+/** The options table of docs/pipeline.md is generated from the option declarations. */
 class PipelineDocsTest {
 
-    private static final Pattern KEY = Pattern.compile("`([a-z.<>]+)`");
+    /** What the pipeline source does beyond the shared description. */
+    private static final Map<String, String> PIPELINE_REMARKS =
+            Map.of(
+                    "instance.name",
+                    "Also the schema name of every table id.",
+                    "credentials.provider",
+                    "As in [flink.md](flink.md#credentials).");
 
     @Test
-    void theOptionsTableNamesEveryOptionOfTheFactoryAndNoOther() throws IOException {
-        String page = Files.readString(Path.of("..", "docs", "pipeline.md"));
-        String options =
-                page.substring(page.indexOf("## Options"), page.indexOf("## Schema modes"));
-        Set<String> documented = new TreeSet<>();
-        for (String line : options.split("\n")) {
-            if (line.startsWith("| `")) {
-                Matcher keys = KEY.matcher(line.split("\\|")[1]);
-                while (keys.find()) {
-                    documented.add(keys.group(1));
-                }
-            }
-        }
+    void theOptionsTableIsGeneratedFromTheDeclarations() throws Exception {
+        GeneratedDocs.check(
+                GeneratedDocs.page("pipeline.md"),
+                "pipeline-source-options",
+                OptionTable.markdown(
+                        PipelineOptions.declared(),
+                        spec -> PIPELINE_REMARKS.getOrDefault(spec.key(), "")));
+    }
+
+    @Test
+    void theFactoryTakesExactlyTheDeclaredOptions() {
         TablestoreDataSourceFactory factory = new TablestoreDataSourceFactory();
         Set<String> taken = new TreeSet<>();
         factory.requiredOptions().stream().map(ConfigOption::key).forEach(taken::add);
         factory.optionalOptions().stream().map(ConfigOption::key).forEach(taken::add);
         taken.add(PipelineOptions.SCHEMA_COLUMNS_PREFIX + "<table>");
 
-        assertThat(documented).isEqualTo(taken);
+        Set<String> declared = new TreeSet<>();
+        PipelineOptions.declared().stream().map(OptionSpec::key).forEach(declared::add);
+        assertThat(taken).isEqualTo(declared);
     }
 }

@@ -53,7 +53,7 @@ class TablestoreDataSourceFactoryTest {
 
         assertThatThrownBy(() -> create(badMode))
                 .hasMessageContaining("'schema.mode' has invalid value 'guessed'")
-                .hasMessageContaining("declared, sampled, evolving");
+                .hasMessageContaining("use evolving (default), declared or sampled");
         assertThatThrownBy(() -> create(columnsWithoutDeclared))
                 .hasMessageContaining("set the mode to declared");
         assertThatThrownBy(() -> create(badType))

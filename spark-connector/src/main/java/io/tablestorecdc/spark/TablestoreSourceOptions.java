@@ -3,6 +3,7 @@ package io.tablestorecdc.spark;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.settings.OptionSpec;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
@@ -50,37 +51,103 @@ public final class TablestoreSourceOptions implements Serializable {
     public static final String META_FULL_SNAPSHOT_EVERY =
             SourceOption.META_FULL_SNAPSHOT_EVERY.key();
     public static final String META_RETENTION_BATCHES = SourceOption.META_RETENTION_BATCHES.key();
-    public static final String MAX_ROWS_PER_TRIGGER = "max.rows.per.trigger";
-    public static final String MIN_ROWS_PER_TRIGGER = "min.rows.per.trigger";
-    public static final String MAX_TRIGGER_DELAY = "max.trigger.delay";
-    public static final String MAX_ROWS_PER_CHANNEL = "max.rows.per.channel";
-    public static final String CHANNEL_READ_BUDGET = "channel.read.budget";
-    public static final String MAX_CHANNELS_PER_PARTITION = "max.channels.per.partition";
-    public static final String ON_VANISHED_CHANNEL = VanishedChannelPolicy.OPTION_KEY;
-    public static final String SERVER_PROGRESS_INTERVAL = "server.progress.interval";
     public static final String SKIP_INVALID_DATA = SourceOption.SKIP_INVALID_DATA.key();
     public static final String IGNORE_DELETE = SourceOption.IGNORE_DELETE.key();
 
-    public static final int DEFAULT_META_RETENTION_BATCHES =
-            Integer.parseInt(SourceOption.META_RETENTION_BATCHES.defaultValue().orElseThrow());
-    public static final long DEFAULT_MAX_ROWS_PER_CHANNEL = 100_000L;
-    public static final Duration DEFAULT_CHANNEL_READ_BUDGET = Duration.ofSeconds(10);
-    public static final Duration DEFAULT_MAX_TRIGGER_DELAY = Duration.ofMinutes(15);
+    static final OptionSpec MAX_ROWS_PER_TRIGGER_SPEC =
+            OptionSpec.key("max.rows.per.trigger")
+                    .longType(1, Long.MAX_VALUE)
+                    .description(
+                            "At most about this many records per batch, split across the channels"
+                                    + " that have data in proportion to their backlog (as the"
+                                    + " planning probe sees it; evenly in a query's first batch and"
+                                    + " among channels that filled their cap; each channel reads at"
+                                    + " least one). Unset: no limit but `max.rows.per.channel`.");
+    static final OptionSpec MIN_ROWS_PER_TRIGGER_SPEC =
+            OptionSpec.key("min.rows.per.trigger")
+                    .longType(1, Long.MAX_VALUE)
+                    .description(
+                            "A batch waits until at least this many records are known to wait"
+                                    + " (Kafka's `minOffsetsPerTrigger`), for at most"
+                                    + " `max.trigger.delay`; see \"Fewer, larger batches\" under"
+                                    + " [Semantics as implemented](#semantics-as-implemented). At most"
+                                    + " `max.rows.per.trigger` when both are set.");
+    static final OptionSpec MAX_TRIGGER_DELAY_SPEC =
+            OptionSpec.key("max.trigger.delay")
+                    .durationType(false)
+                    .defaultValue("15m")
+                    .description(
+                            "Only with `min.rows.per.trigger`: the longest a batch waits for the"
+                                    + " minimum after the previous batch (Kafka's"
+                                    + " `maxTriggerDelay`).");
+    static final OptionSpec MAX_ROWS_PER_CHANNEL_SPEC =
+            OptionSpec.key("max.rows.per.channel")
+                    .longType(1, Long.MAX_VALUE)
+                    .defaultValue("100000")
+                    .description("At most this many records per channel per batch.");
+    static final OptionSpec CHANNEL_READ_BUDGET_SPEC =
+            OptionSpec.key("channel.read.budget")
+                    .durationType(false)
+                    .defaultValue("10s")
+                    .description(
+                            "How long one task may keep asking the server for more records of one"
+                                    + " channel in one batch.");
+    static final OptionSpec MAX_CHANNELS_PER_PARTITION_SPEC =
+            OptionSpec.key("max.channels.per.partition")
+                    .intType(1, Integer.MAX_VALUE)
+                    .description(
+                            "At most this many channels per input partition (task) of a batch; a"
+                                    + " task reads its channels one after another. Unset"
+                                    + " (automatic): one channel per task while the batch reads at"
+                                    + " most 4 × Spark's default parallelism channels, otherwise as"
+                                    + " few per task as keep the tasks within that number. `1`"
+                                    + " gives every channel a task of its own.");
 
     /** As the Tablestore SDK's own tunnel worker checkpoints: at most every 5 seconds. */
-    public static final Duration DEFAULT_SERVER_PROGRESS_INTERVAL = Duration.ofSeconds(5);
+    static final OptionSpec SERVER_PROGRESS_INTERVAL_SPEC =
+            OptionSpec.key("server.progress.interval")
+                    .durationType(true)
+                    .defaultValue("5s")
+                    .description(
+                            "At most how often the positions of committed batches are pushed to"
+                                    + " the tunnel server (the progress the Tablestore console"
+                                    + " shows, and where a new checkpoint location starts); `0s`"
+                                    + " after every batch. The newest committed batch is pushed"
+                                    + " within the interval, and at once when the query stops; a"
+                                    + " batch that finishes a channel is pushed at once whatever"
+                                    + " this says, so its children open without waiting. See"
+                                    + " \"Committing\" under [Semantics as"
+                                    + " implemented](#semantics-as-implemented).");
 
-    /** The options only Spark reads. */
-    private static final Set<String> SPARK_ONLY =
-            Set.of(
-                    MAX_ROWS_PER_TRIGGER,
-                    MIN_ROWS_PER_TRIGGER,
-                    MAX_TRIGGER_DELAY,
-                    MAX_ROWS_PER_CHANNEL,
-                    CHANNEL_READ_BUDGET,
-                    MAX_CHANNELS_PER_PARTITION,
-                    ON_VANISHED_CHANNEL,
-                    SERVER_PROGRESS_INTERVAL);
+    static final OptionSpec ON_VANISHED_CHANNEL_SPEC =
+            OptionSpec.key(VanishedChannelPolicy.OPTION_KEY)
+                    .enumType(VanishedChannelPolicy.class)
+                    .defaultValue(VanishedChannelPolicy.FAIL.toString())
+                    .description(
+                            "A channel unfinished in the meta table that the server no longer"
+                                    + " lists: `fail` stops the query naming the channels; `warn`"
+                                    + " keeps it as an unread entry and logs a warning.");
+
+    /** The options only Spark reads, in the order the docs list them. */
+    static final List<OptionSpec> SPARK_ONLY_OPTIONS =
+            List.of(
+                    MAX_ROWS_PER_TRIGGER_SPEC,
+                    MIN_ROWS_PER_TRIGGER_SPEC,
+                    MAX_TRIGGER_DELAY_SPEC,
+                    MAX_ROWS_PER_CHANNEL_SPEC,
+                    CHANNEL_READ_BUDGET_SPEC,
+                    MAX_CHANNELS_PER_PARTITION_SPEC,
+                    SERVER_PROGRESS_INTERVAL_SPEC,
+                    ON_VANISHED_CHANNEL_SPEC);
+
+    public static final String MAX_ROWS_PER_TRIGGER = MAX_ROWS_PER_TRIGGER_SPEC.key();
+    public static final String MIN_ROWS_PER_TRIGGER = MIN_ROWS_PER_TRIGGER_SPEC.key();
+    public static final String MAX_TRIGGER_DELAY = MAX_TRIGGER_DELAY_SPEC.key();
+    public static final String MAX_ROWS_PER_CHANNEL = MAX_ROWS_PER_CHANNEL_SPEC.key();
+    public static final String CHANNEL_READ_BUDGET = CHANNEL_READ_BUDGET_SPEC.key();
+    public static final String MAX_CHANNELS_PER_PARTITION = MAX_CHANNELS_PER_PARTITION_SPEC.key();
+    public static final String ON_VANISHED_CHANNEL = ON_VANISHED_CHANNEL_SPEC.key();
+    public static final String SERVER_PROGRESS_INTERVAL = SERVER_PROGRESS_INTERVAL_SPEC.key();
 
     /** Every option this source reads. */
     public static final Set<String> KNOWN = known();
@@ -296,7 +363,7 @@ public final class TablestoreSourceOptions implements Serializable {
                 + ", "
                 + ON_VANISHED_CHANNEL
                 + "="
-                + onVanishedChannel.name().toLowerCase(Locale.ROOT)
+                + onVanishedChannel
                 + ", "
                 + SERVER_PROGRESS_INTERVAL
                 + "="
@@ -321,9 +388,9 @@ public final class TablestoreSourceOptions implements Serializable {
         private final Duration serverProgressInterval;
 
         SparkOnly(OptionValues values) {
-            maxRowsPerTrigger = values.wholeNumber(MAX_ROWS_PER_TRIGGER, 0, 1, Long.MAX_VALUE);
-            minRowsPerTrigger = values.wholeNumber(MIN_ROWS_PER_TRIGGER, 0, 1, Long.MAX_VALUE);
-            maxTriggerDelay = values.positiveDuration(MAX_TRIGGER_DELAY, DEFAULT_MAX_TRIGGER_DELAY);
+            maxRowsPerTrigger = values.wholeNumber(MAX_ROWS_PER_TRIGGER_SPEC, 0);
+            minRowsPerTrigger = values.wholeNumber(MIN_ROWS_PER_TRIGGER_SPEC, 0);
+            maxTriggerDelay = values.duration(MAX_TRIGGER_DELAY_SPEC);
             if (values.text(MAX_TRIGGER_DELAY).isPresent()
                     && values.text(MIN_ROWS_PER_TRIGGER).isEmpty()) {
                 values.problem(
@@ -355,21 +422,17 @@ public final class TablestoreSourceOptions implements Serializable {
                                 + MAX_ROWS_PER_TRIGGER
                                 + ".");
             }
-            maxRowsPerChannel =
-                    values.wholeNumber(
-                            MAX_ROWS_PER_CHANNEL, DEFAULT_MAX_ROWS_PER_CHANNEL, 1, Long.MAX_VALUE);
-            budget = values.positiveDuration(CHANNEL_READ_BUDGET, DEFAULT_CHANNEL_READ_BUDGET);
-            maxChannelsPerPartition =
-                    (int) values.wholeNumber(MAX_CHANNELS_PER_PARTITION, 0, 1, Integer.MAX_VALUE);
-            onVanished = values.choice(ON_VANISHED_CHANNEL, VanishedChannelPolicy.FAIL);
-            serverProgressInterval =
-                    values.nonNegativeDuration(
-                            SERVER_PROGRESS_INTERVAL, DEFAULT_SERVER_PROGRESS_INTERVAL);
+            maxRowsPerChannel = values.wholeNumber(MAX_ROWS_PER_CHANNEL_SPEC, 0);
+            budget = values.duration(CHANNEL_READ_BUDGET_SPEC);
+            maxChannelsPerPartition = (int) values.wholeNumber(MAX_CHANNELS_PER_PARTITION_SPEC, 0);
+            onVanished = values.choice(ON_VANISHED_CHANNEL_SPEC, VanishedChannelPolicy.class);
+            serverProgressInterval = values.duration(SERVER_PROGRESS_INTERVAL_SPEC);
         }
     }
 
     private static Set<String> known() {
-        Set<String> keys = new TreeSet<>(SPARK_ONLY);
+        Set<String> keys = new TreeSet<>();
+        SPARK_ONLY_OPTIONS.forEach(option -> keys.add(option.key()));
         for (SourceOption option : SourceOption.values()) {
             keys.add(option.key());
         }

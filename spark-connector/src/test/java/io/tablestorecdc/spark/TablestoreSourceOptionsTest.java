@@ -155,8 +155,8 @@ class TablestoreSourceOptionsTest {
         assertBad("max.rows.per.channel", "-5", "use a whole number >= 1");
         assertBad("min.rows.per.trigger", "0", "use a whole number >= 1");
         assertBad("max.trigger.delay", "later", "use a positive duration such as 500ms");
-        assertBad("max.channels.per.partition", "0", "use a whole number from 1 to");
-        assertBad("meta.retention.batches", "1", "from 2 to");
+        assertBad("max.channels.per.partition", "0", "use a whole number >= 1");
+        assertBad("meta.retention.batches", "1", "use a whole number >= 2");
         assertBad("channel.read.budget", "soon", "use a positive duration such as 500ms");
         assertBad("channel.read.budget", "0s", "use a positive duration");
         assertBad("server.progress.interval", "-1s", "use a duration of zero or more such as 0s");

@@ -18,4 +18,10 @@ public enum ServerAheadPolicy {
 
     /** The option key that selects the policy. */
     public static final String OPTION_KEY = "on.server.ahead";
+
+    /** The option value, in lower case: {@code fail}. */
+    @Override
+    public String toString() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
 }

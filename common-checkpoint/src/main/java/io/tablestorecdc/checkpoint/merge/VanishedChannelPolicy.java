@@ -12,4 +12,10 @@ public enum VanishedChannelPolicy {
 
     /** The option key that selects the policy. */
     public static final String OPTION_KEY = "on.vanished.channel";
+
+    /** The option value, in lower case: {@code fail}. */
+    @Override
+    public String toString() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
 }

@@ -16,6 +16,12 @@ public enum DroppedTablePolicy {
     /** The option key that selects the policy. */
     public static final String OPTION_KEY = "on.dropped.table";
 
+    /** The option value, in lower case: {@code skip}. */
+    @Override
+    public String toString() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /**
      * The error a source of several tables stops with under {@link #FAIL}.
      *

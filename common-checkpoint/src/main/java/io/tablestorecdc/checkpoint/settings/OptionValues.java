@@ -96,7 +96,7 @@ public final class OptionValues {
                                     key,
                                     text,
                                     "use a whole number"
-                                            + (max == Long.MAX_VALUE
+                                            + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
                                                     ? " >= " + min
                                                     : " from " + min + " to " + max)));
                 });
@@ -153,9 +153,10 @@ public final class OptionValues {
     }
 
     /**
-     * The value of {@code key} as one of {@code fallback}'s enum constants, named in lower case
-     * (matched case-insensitively), or {@code fallback} when it is not set. Any other value is a
-     * problem that lists the choices, the default first: {@code use fail (default) or skip}.
+     * The value of {@code key} as one of {@code fallback}'s enum constants, each written as its
+     * {@code toString()} (matched case-insensitively), or {@code fallback} when it is not set. Any
+     * other value is a problem that lists the choices, the default first: {@code use fail (default)
+     * or skip}.
      */
     public <E extends Enum<E>> E choice(String key, E fallback) {
         return parsed(key, fallback, text -> choiceOf(key, text, fallback));
@@ -163,15 +164,15 @@ public final class OptionValues {
 
     /** Reads {@code text} as one of {@code fallback}'s constants; see {@link #choice}. */
     public static <E extends Enum<E>> E choiceOf(String key, String text, E fallback) {
-        String normalized = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
+        String trimmed = text == null ? "" : text.trim();
         List<String> names = new ArrayList<>();
-        names.add(fallback.name().toLowerCase(Locale.ROOT) + " (default)");
+        names.add(fallback + " (default)");
         for (E constant : fallback.getDeclaringClass().getEnumConstants()) {
-            if (constant.name().equals(normalized)) {
+            if (constant.toString().equalsIgnoreCase(trimmed)) {
                 return constant;
             }
             if (constant != fallback) {
-                names.add(constant.name().toLowerCase(Locale.ROOT));
+                names.add(constant.toString());
             }
         }
         int last = names.size() - 1;
@@ -180,6 +181,47 @@ public final class OptionValues {
                         ? names.get(0)
                         : String.join(", ", names.subList(0, last)) + " or " + names.get(last);
         throw new IllegalArgumentException(invalidValue(key, text, "use " + choices));
+    }
+
+    /** The value of a {@link OptionSpec.Type#BOOLEAN} option, its default when unset. */
+    public boolean bool(OptionSpec spec) {
+        return bool(spec.key(), Boolean.parseBoolean(declaredDefault(spec)));
+    }
+
+    /**
+     * The value of a whole-number option within its bounds, its default when unset.
+     *
+     * @param unset the value when the option is unset and declares no default
+     */
+    public long wholeNumber(OptionSpec spec, long unset) {
+        long fallback = spec.defaultValue().map(Long::parseLong).orElse(unset);
+        return wholeNumber(spec.key(), fallback, spec.min(), spec.max());
+    }
+
+    /** The value of a {@link OptionSpec.Type#DURATION} option, its default when unset. */
+    public Duration duration(OptionSpec spec) {
+        Duration fallback =
+                parseDuration(declaredDefault(spec))
+                        .orElseThrow(() -> new IllegalStateException("bad default: " + spec));
+        return spec.min() > 0
+                ? positiveDuration(spec.key(), fallback)
+                : nonNegativeDuration(spec.key(), fallback);
+    }
+
+    /** The value of an {@link OptionSpec.Type#ENUM} option, its default when unset. */
+    public <E extends Enum<E>> E choice(OptionSpec spec, Class<E> type) {
+        String declared = declaredDefault(spec);
+        E fallback =
+                java.util.Arrays.stream(type.getEnumConstants())
+                        .filter(c -> c.toString().equals(declared))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalStateException("bad default: " + spec));
+        return choice(spec.key(), fallback);
+    }
+
+    private static String declaredDefault(OptionSpec spec) {
+        return spec.defaultValue()
+                .orElseThrow(() -> new IllegalStateException(spec + " declares no default"));
     }
 
     /** Records a problem worded by the caller. */

@@ -11,7 +11,6 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
 
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
-import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -360,30 +359,15 @@ public final class SourceSettings implements Serializable {
                                     ? selection.listed().get(0)
                                     : String.join(",", selection.listed()));
             tunnelName = values.required(TUNNEL_NAME.key());
-            tunnelCreation =
-                    values.parsed(
-                            TUNNEL_CREATE.key(), TunnelCreation.NONE, TunnelCreation::fromCode);
+            tunnelCreation = values.choice(TUNNEL_CREATE.spec(), TunnelCreation.class);
             startSet = values.text(TUNNEL_START.key()).isPresent();
             start = values.parsed(TUNNEL_START.key(), TunnelStart.latest(), TunnelStartText::parse);
             metaTable = values.parsed(META_TABLE.key(), DEFAULT_META_TABLE, Reading::tableName);
-            skipInvalidData = values.bool(SKIP_INVALID_DATA.key(), false);
-            ignoreDelete = values.bool(IGNORE_DELETE.key(), false);
-            onServerAhead = values.choice(ON_SERVER_AHEAD.key(), ServerAheadPolicy.FAIL);
-            metaFullSnapshotEvery =
-                    (int)
-                            values.wholeNumber(
-                                    META_FULL_SNAPSHOT_EVERY.key(),
-                                    MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY,
-                                    1,
-                                    1_000_000);
-            metaRetentionBatches =
-                    (int)
-                            values.wholeNumber(
-                                    META_RETENTION_BATCHES.key(),
-                                    Integer.parseInt(
-                                            META_RETENTION_BATCHES.defaultValue().orElseThrow()),
-                                    2,
-                                    Integer.MAX_VALUE);
+            skipInvalidData = values.bool(SKIP_INVALID_DATA.spec());
+            ignoreDelete = values.bool(IGNORE_DELETE.spec());
+            onServerAhead = values.choice(ON_SERVER_AHEAD.spec(), ServerAheadPolicy.class);
+            metaFullSnapshotEvery = (int) values.wholeNumber(META_FULL_SNAPSHOT_EVERY.spec(), 0);
+            metaRetentionBatches = (int) values.wholeNumber(META_RETENTION_BATCHES.spec(), 0);
         }
 
         private static String tableName(String text) {

@@ -77,11 +77,9 @@ public final class TableSelection implements Serializable {
         Optional<String> pattern = values.text(TABLE_PATTERN.key()).filter(t -> !t.isEmpty());
         Optional<String> exclude = values.text(TABLE_EXCLUDE.key()).filter(t -> !t.isEmpty());
         boolean intervalSet = values.text(TABLE_DISCOVERY_INTERVAL.key()).isPresent();
-        Duration interval =
-                values.nonNegativeDuration(
-                        TABLE_DISCOVERY_INTERVAL.key(), DEFAULT_DISCOVERY_INTERVAL);
+        Duration interval = values.duration(TABLE_DISCOVERY_INTERVAL.spec());
         DroppedTablePolicy onDropped =
-                values.choice(ON_DROPPED_TABLE.key(), DroppedTablePolicy.SKIP);
+                values.choice(ON_DROPPED_TABLE.spec(), DroppedTablePolicy.class);
         if (names.isPresent() && pattern.isPresent()) {
             values.problem(
                     "Options '"

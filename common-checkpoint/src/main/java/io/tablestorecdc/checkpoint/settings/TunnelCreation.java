@@ -17,9 +17,6 @@ public enum TunnelCreation {
     /** Create a tunnel that reads the full data, then the stream. */
     BASE_AND_STREAM("base-and-stream");
 
-    /** The accepted values, as every error message about {@code tunnel.create} lists them. */
-    static final String ACCEPTED = "use none (default), stream, base or base-and-stream";
-
     private final String code;
 
     TunnelCreation(String code) {
@@ -28,6 +25,12 @@ public enum TunnelCreation {
 
     /** The option value, e.g. {@code base-and-stream}. */
     public String code() {
+        return code;
+    }
+
+    /** The option value, as {@link #code()}. */
+    @Override
+    public String toString() {
         return code;
     }
 
@@ -54,13 +57,6 @@ public enum TunnelCreation {
      * @throws IllegalArgumentException naming the option, the value and the accepted values
      */
     public static TunnelCreation fromCode(String value) {
-        String text = value == null ? "" : value.trim();
-        for (TunnelCreation creation : values()) {
-            if (creation.code.equalsIgnoreCase(text)) {
-                return creation;
-            }
-        }
-        throw new IllegalArgumentException(
-                OptionValues.invalidValue(SourceOption.TUNNEL_CREATE.key(), value, ACCEPTED));
+        return OptionValues.choiceOf(SourceOption.TUNNEL_CREATE.key(), value, NONE);
     }
 }

@@ -123,7 +123,7 @@ class SourceSettingsTest {
         assertThat(SourceOption.values())
                 .filteredOn(SourceOption::required)
                 .extracting(SourceOption::key)
-                .containsExactly("endpoint", "instance.name", "table.name", "tunnel.name");
+                .containsExactly("endpoint", "instance.name", "tunnel.name");
         assertThat(SourceOption.values())
                 .filteredOn(SourceOption::secret)
                 .extracting(SourceOption::key)

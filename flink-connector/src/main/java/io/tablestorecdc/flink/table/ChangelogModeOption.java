@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.table;
 
+import io.tablestorecdc.checkpoint.settings.OptionValues;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -28,14 +29,15 @@ public enum ChangelogModeOption {
         return code;
     }
 
-    /** Parses an option value (case-insensitive). */
+    /** The option value, as {@link #code()}. */
+    @Override
+    public String toString() {
+        return code;
+    }
+
+    /** Parses an option value (case-insensitive), naming the choices when it is none of them. */
     public static ChangelogModeOption fromCode(String value) {
-        for (ChangelogModeOption mode : values()) {
-            if (mode.code.equalsIgnoreCase(value == null ? "" : value.trim())) {
-                return mode;
-            }
-        }
-        throw new IllegalArgumentException(
-                "Invalid 'changelog.mode' = '" + value + "': use 'upsert', 'insert-only' or 'all'");
+        return OptionValues.choiceOf(
+                TablestoreCdcTableFactory.CHANGELOG_MODE_SPEC.key(), value, UPSERT);
     }
 }

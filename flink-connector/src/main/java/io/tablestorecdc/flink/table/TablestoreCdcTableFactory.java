@@ -17,12 +17,14 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_C
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_NAME;
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TUNNEL_START;
 
+import io.tablestorecdc.checkpoint.settings.OptionSpec;
 import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableService;
 import io.tablestorecdc.flink.scan.TableServiceFactory;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import io.tablestorecdc.flink.source.TablestoreCdcSourceBuilder;
+import io.tablestorecdc.flink.source.config.DeclaredOptions;
 import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
 import io.tablestorecdc.flink.source.deserializer.ValuesField;
 import java.io.Serializable;
@@ -36,7 +38,6 @@ import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -53,17 +54,22 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
 
     public static final String IDENTIFIER = "tablestore-cdc";
 
-    public static final ConfigOption<String> CHANGELOG_MODE =
-            ConfigOptions.key("changelog.mode")
-                    .stringType()
-                    .defaultValue(ChangelogModeOption.UPSERT.code())
-                    .withDescription(
-                            "upsert (default): INSERT / UPDATE_AFTER / DELETE keyed by the"
+    /** The declaration of {@link #CHANGELOG_MODE}. */
+    public static final OptionSpec CHANGELOG_MODE_SPEC =
+            OptionSpec.key("changelog.mode")
+                    .enumType(ChangelogModeOption.class)
+                    .defaultValue(ChangelogModeOption.UPSERT.toString())
+                    .description(
+                            "SQL only. `upsert`: INSERT / UPDATE_AFTER / DELETE keyed by the"
                                     + " PRIMARY KEY the DDL declares, partial updates merged into"
-                                    + " full rows; insert-only: every change is an INSERT row;"
-                                    + " all: INSERT / UPDATE_BEFORE / UPDATE_AFTER / DELETE from the"
-                                    + " before-images of the table's stream (its origin columns"
-                                    + " must hold every column read), no state kept.");
+                                    + " full rows; `insert-only`: every change is an INSERT row;"
+                                    + " `all`: INSERT / UPDATE_BEFORE / UPDATE_AFTER / DELETE from"
+                                    + " the before-images of the table's stream (its origin columns"
+                                    + " must hold every column read), no state kept. See"
+                                    + " [Changelog mapping (SQL)](#changelog-mapping-sql).");
+
+    public static final ConfigOption<ChangelogModeOption> CHANGELOG_MODE =
+            DeclaredOptions.choice(CHANGELOG_MODE_SPEC, ChangelogModeOption.class);
 
     @Override
     public String factoryIdentifier() {
@@ -114,11 +120,20 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                 settings.selection().single()
                         ? settings.tableName()
                         : settings.selection().describe();
+        ChangelogModeOption mode =
+                parse(
+                        () ->
+                                ChangelogModeOption.fromCode(
+                                        context.getCatalogTable()
+                                                .getOptions()
+                                                .getOrDefault(
+                                                        CHANGELOG_MODE.key(),
+                                                        CHANGELOG_MODE_SPEC
+                                                                .defaultValue()
+                                                                .orElseThrow())));
         helper.validate();
         ReadableConfig options = helper.getOptions();
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        ChangelogModeOption mode =
-                parse(() -> ChangelogModeOption.fromCode(options.get(CHANGELOG_MODE)));
         if (!settings.selection().single() && mode != ChangelogModeOption.INSERT_ONLY) {
             throw new ValidationException(
                     "Table '"

@@ -365,8 +365,9 @@ class TablestoreCdcTableITCase {
 
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_mode"))
                 .rootCause()
-                .hasMessageContaining("Invalid 'changelog.mode' = 'append'")
-                .hasMessageContaining("'upsert', 'insert-only' or 'all'");
+                .hasMessage(
+                        "Option 'changelog.mode' has invalid value 'append': use upsert (default),"
+                                + " insert-only or all");
         assertThatThrownBy(() -> tEnv.explainSql("SELECT * FROM bad_start"))
                 .rootCause()
                 .hasMessageContaining("Option 'tunnel.start' has invalid value 'soon'");
