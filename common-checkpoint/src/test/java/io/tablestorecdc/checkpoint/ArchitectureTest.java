@@ -3,10 +3,12 @@ package io.tablestorecdc.checkpoint;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.tablestorecdc.checkpoint.testing.ApiSignatures;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,6 +54,12 @@ class ArchitectureTest {
         layeredArchitecture()
                 .consideringOnlyDependenciesInLayers()
                 .ensureAllClassesAreContainedInArchitecture()
+                .ignoreDependency(
+                        com.tngtech.archunit.base.DescribedPredicate.alwaysTrue(),
+                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
+                                "io.tablestorecdc.checkpoint.annotation.."))
+                .layer("annotation")
+                .definedBy("io.tablestorecdc.checkpoint.annotation..")
                 .layer("model")
                 .definedBy("io.tablestorecdc.checkpoint.model..")
                 .layer("lifecycle")
@@ -74,6 +82,8 @@ class ArchitectureTest {
                 .definedBy("io.tablestorecdc.checkpoint.settings..")
                 .layer("consumer")
                 .definedBy("io.tablestorecdc.checkpoint.consumer..")
+                .whereLayer("annotation")
+                .mayNotAccessAnyLayer()
                 .whereLayer("model")
                 .mayNotAccessAnyLayer()
                 .whereLayer("lifecycle")
@@ -93,11 +103,21 @@ class ArchitectureTest {
                 .whereLayer("merge")
                 .mayOnlyAccessLayers("model", "gate")
                 .whereLayer("settings")
-                .mayOnlyAccessLayers("model", "lifecycle", "tunnel", "meta", "merge")
+                .mayOnlyAccessLayers("model", "lifecycle", "tunnel", "meta", "merge", "write")
                 .whereLayer("consumer")
                 .mayOnlyAccessLayers(
                         "model", "lifecycle", "tunnel", "meta", "gate", "merge", "settings")
                 .check(CORE);
+    }
+
+    @Test
+    void everyPublicTypeIsMarkedAsApiOrInternal() {
+        assertThat(ApiSignatures.unmarked(CORE)).isEmpty();
+    }
+
+    @Test
+    void anApiSignatureNamesOnlyApiTypes() {
+        assertThat(ApiSignatures.leaks(CORE, type -> false)).isEmpty();
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.cdc.common.configuration.ConfigOption;
 import org.apache.flink.cdc.common.configuration.ConfigOptions;
 
@@ -19,6 +20,7 @@ import org.apache.flink.cdc.common.configuration.ConfigOptions;
  * checked by the core as for the other sources); {@code tables} and {@code tables.exclude} are
  * spelled as Flink CDC's sources spell them; the {@code schema.*} options are this source's.
  */
+@PublicEvolving
 public final class PipelineOptions {
 
     static final OptionSpec TABLES_SPEC =

@@ -2,8 +2,10 @@ package io.tablestorecdc.pipeline;
 
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import java.util.Locale;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** Where a table's schema comes from ({@code schema.mode}). */
+@PublicEvolving
 public enum SchemaMode {
     /** The columns {@code schema.columns.<table>} declares; other columns are not read. */
     DECLARED,

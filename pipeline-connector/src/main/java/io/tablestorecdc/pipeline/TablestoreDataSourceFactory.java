@@ -5,6 +5,7 @@ import io.tablestorecdc.checkpoint.settings.SourceSettings;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.cdc.common.configuration.ConfigOption;
 import org.apache.flink.cdc.common.configuration.Configuration;
 import org.apache.flink.cdc.common.factories.DataSourceFactory;
@@ -16,6 +17,7 @@ import org.apache.flink.cdc.common.source.DataSource;
  * shared ones by the core as for the other sources (so a bad value reads the same everywhere); see
  * docs/pipeline.md.
  */
+@Internal
 public final class TablestoreDataSourceFactory implements DataSourceFactory {
 
     /** The pipeline source type; a public contract. */

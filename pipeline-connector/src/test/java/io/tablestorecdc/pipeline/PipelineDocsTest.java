@@ -33,6 +33,27 @@ class PipelineDocsTest {
     }
 
     @Test
+    void theTypeTableIsGeneratedFromTheMapping() throws Exception {
+        StringBuilder table =
+                new StringBuilder(
+                        "| Tablestore | Flink CDC | declared in `schema.columns.<table>` as |\n"
+                                + "|---|---|---|\n");
+        for (ColumnTypes.Mapping m : ColumnTypes.MAPPINGS) {
+            table.append("| ")
+                    .append(m.cell())
+                    .append(" | ")
+                    .append(m.type().asSummaryString())
+                    .append(" | ")
+                    .append(
+                            m.declared().stream()
+                                    .map(n -> "`" + n + "`")
+                                    .collect(java.util.stream.Collectors.joining(", ")))
+                    .append(" |\n");
+        }
+        GeneratedDocs.check(GeneratedDocs.page("pipeline.md"), "pipeline-types", table.toString());
+    }
+
+    @Test
     void theFactoryTakesExactlyTheDeclaredOptions() {
         TablestoreDataSourceFactory factory = new TablestoreDataSourceFactory();
         Set<String> taken = new TreeSet<>();

@@ -81,7 +81,9 @@ final class CellRules {
                 || (is(type, DataTypes.IntegerType) && v == (int) v)
                 || (is(type, DataTypes.ShortType) && v == (short) v)
                 || (is(type, DataTypes.ByteType) && v == (byte) v)
-                || (is(type, DataTypes.DoubleType) && Math.abs(v) <= EXACT_DOUBLE_LIMIT);
+                || (is(type, DataTypes.DoubleType)
+                        && v >= -EXACT_DOUBLE_LIMIT
+                        && v <= EXACT_DOUBLE_LIMIT);
     }
 
     // Spark's simple types are singletons: the identity check decides the common case without a

@@ -67,16 +67,7 @@ public final class OutputSchema implements Serializable {
     static final DataType STRING_MAP =
             DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false);
 
-    static final List<DataType> ATTRIBUTE_TYPES =
-            List.of(
-                    DataTypes.StringType,
-                    DataTypes.LongType,
-                    DataTypes.IntegerType,
-                    DataTypes.ShortType,
-                    DataTypes.ByteType,
-                    DataTypes.DoubleType,
-                    DataTypes.BooleanType,
-                    DataTypes.BinaryType);
+    static final List<DataType> ATTRIBUTE_TYPES = SparkTypes.READABLE;
 
     private final List<PrimaryKeyColumn> primaryKey;
     private final Set<String> optionalKey;

@@ -34,7 +34,7 @@ final class SparkRowWriteConverter implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private enum Kind {
+    enum Kind {
         STRING,
         LONG,
         INT,
@@ -139,16 +139,7 @@ final class SparkRowWriteConverter implements Serializable {
     }
 
     private static boolean keyTypeFits(CellValue.Type keyType, DataType type) {
-        return switch (keyType) {
-            case STRING -> type.equals(DataTypes.StringType);
-            case INTEGER ->
-                    type.equals(DataTypes.LongType)
-                            || type.equals(DataTypes.IntegerType)
-                            || type.equals(DataTypes.ShortType)
-                            || type.equals(DataTypes.ByteType);
-            case BINARY -> type.equals(DataTypes.BinaryType);
-            default -> false;
-        };
+        return SparkTypes.keyFits(keyType, type);
     }
 
     private static String sparkType(CellValue.Type keyType) {
@@ -165,7 +156,7 @@ final class SparkRowWriteConverter implements Serializable {
         return "(" + String.join(", ", parts) + ")";
     }
 
-    private static Kind kind(String name, DataType type) {
+    static Kind kind(String name, DataType type) {
         if (type.equals(DataTypes.StringType)) {
             return Kind.STRING;
         } else if (type.equals(DataTypes.LongType)) {

@@ -1,9 +1,11 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.settings.OptionSpec;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
 import java.io.Serializable;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -18,17 +20,40 @@ public final class TablestoreReadOptions implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    /** The most rows {@code read.schema.sample.rows} may sample. */
+    public static final long MAX_SAMPLE_ROWS = 1_000_000;
+
+    static final OptionSpec READ_SPLIT_SIZE_SPEC =
+            OptionSpec.key("read.split.size")
+                    .memorySizeType()
+                    .defaultValue("100m")
+                    .description(
+                            "About how much table data one Spark partition reads: bytes (`5000`)"
+                                    + " or with a unit (`64m`, `1g`). 100 MB is"
+                                    + " ComputeSplitsBySize's unit; other sizes are sent in bytes,"
+                                    + " which the service must support.");
+
+    static final OptionSpec READ_SCHEMA_SAMPLE_ROWS_SPEC =
+            OptionSpec.key("read.schema.sample.rows")
+                    .longType(0, MAX_SAMPLE_ROWS)
+                    .defaultValue("0")
+                    .description(
+                            "Without `.schema(...)`: infer typed attribute columns from this many"
+                                    + " rows, from the table's first key on; `0` reads the"
+                                    + " attributes as the `_values` map.");
+
+    /** The read's own options, declared, in the order the docs list them. */
+    static final List<OptionSpec> DECLARED =
+            List.of(READ_SPLIT_SIZE_SPEC, READ_SCHEMA_SAMPLE_ROWS_SPEC);
+
     /** About how many bytes of table data one Spark partition reads. */
-    public static final String READ_SPLIT_SIZE = "read.split.size";
+    public static final String READ_SPLIT_SIZE = READ_SPLIT_SIZE_SPEC.key();
 
     /**
      * Without a user schema: how many rows, from the table's first key on, to infer typed attribute
      * columns from; 0 reads the attributes as the {@value OutputSchema#VALUES} map.
      */
-    public static final String READ_SCHEMA_SAMPLE_ROWS = "read.schema.sample.rows";
-
-    /** The most rows {@value #READ_SCHEMA_SAMPLE_ROWS} may sample. */
-    public static final long MAX_SAMPLE_ROWS = 1_000_000;
+    public static final String READ_SCHEMA_SAMPLE_ROWS = READ_SCHEMA_SAMPLE_ROWS_SPEC.key();
 
     /**
      * 100 MB: the unit of ComputeSplitsBySize. Every Tablestore version takes sizes in this unit; a
@@ -61,7 +86,7 @@ public final class TablestoreReadOptions implements Serializable {
         long splitSize =
                 values.parsed(
                         READ_SPLIT_SIZE, DEFAULT_SPLIT_SIZE, TablestoreReadOptions::parseSize);
-        long sampleRows = values.wholeNumber(READ_SCHEMA_SAMPLE_ROWS, 0, 0, MAX_SAMPLE_ROWS);
+        long sampleRows = values.wholeNumber(READ_SCHEMA_SAMPLE_ROWS_SPEC, 0);
         values.throwIfAny("format(\"tablestore\")", "docs/tablestore-table.md");
         return new TablestoreReadOptions(connection.orElseThrow(), splitSize, sampleRows);
     }

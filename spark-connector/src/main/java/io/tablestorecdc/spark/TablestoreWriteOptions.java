@@ -1,11 +1,14 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.settings.OptionSpec;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
+import io.tablestorecdc.checkpoint.settings.WriteOption;
 import io.tablestorecdc.checkpoint.write.WriteMode;
 import io.tablestorecdc.checkpoint.write.WriteSettings;
 import java.io.Serializable;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -20,10 +23,18 @@ public final class TablestoreWriteOptions implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    public static final String WRITE_MODE = "write.mode";
-    public static final String WRITE_IGNORE_DELETE = "write.ignore.delete";
-    public static final String WRITE_BATCH_MAX_ROWS = "write.batch.max.rows";
-    public static final String WRITE_MAX_RETRIES = "write.max.retries";
+    public static final String WRITE_MODE = WriteOption.MODE.spark().key();
+    public static final String WRITE_IGNORE_DELETE = WriteOption.IGNORE_DELETE.spark().key();
+    public static final String WRITE_BATCH_MAX_ROWS = WriteOption.MAX_ROWS.spark().key();
+    public static final String WRITE_MAX_RETRIES = WriteOption.MAX_RETRIES.spark().key();
+
+    /** The write's own options, declared, in the order the docs list them. */
+    static final List<OptionSpec> DECLARED =
+            List.of(
+                    WriteOption.MODE.spark(),
+                    WriteOption.IGNORE_DELETE.spark(),
+                    WriteOption.MAX_ROWS.spark(),
+                    WriteOption.MAX_RETRIES.spark());
 
     private final TableConnection connection;
     private final WriteMode mode;
@@ -48,19 +59,10 @@ public final class TablestoreWriteOptions implements Serializable {
         OptionValues values =
                 new OptionValues(lower, key -> "set it with .option(\"" + key + "\", ...)");
         Optional<TableConnection> connection = TableConnection.read(values);
-        WriteMode mode = values.parsed(WRITE_MODE, WriteMode.PUT, t -> parseMode(t));
-        boolean ignoreDelete = values.bool(WRITE_IGNORE_DELETE, false);
-        int maxRows =
-                (int)
-                        values.wholeNumber(
-                                WRITE_BATCH_MAX_ROWS,
-                                WriteSettings.MAX_ROWS_LIMIT,
-                                1,
-                                WriteSettings.MAX_ROWS_LIMIT);
-        int maxRetries =
-                (int)
-                        values.wholeNumber(
-                                WRITE_MAX_RETRIES, WriteSettings.DEFAULT_MAX_RETRIES, 0, 1000);
+        WriteMode mode = values.choice(WriteOption.MODE.spark(), WriteMode.class);
+        boolean ignoreDelete = values.bool(WriteOption.IGNORE_DELETE.spark());
+        int maxRows = (int) values.wholeNumber(WriteOption.MAX_ROWS.spark(), 0);
+        int maxRetries = (int) values.wholeNumber(WriteOption.MAX_RETRIES.spark(), 0);
         values.throwIfAny("format(\"tablestore\")", "docs/tablestore-table.md");
         return new TablestoreWriteOptions(
                 connection.orElseThrow(),
@@ -69,15 +71,6 @@ public final class TablestoreWriteOptions implements Serializable {
                         .withMaxRows(maxRows)
                         .withMaxRetries(maxRetries)
                         .withIgnoreDelete(ignoreDelete));
-    }
-
-    private static WriteMode parseMode(String text) {
-        try {
-            return WriteMode.fromCode(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    OptionValues.invalidValue(WRITE_MODE, text, "use put or update"));
-        }
     }
 
     public TableConnection connection() {

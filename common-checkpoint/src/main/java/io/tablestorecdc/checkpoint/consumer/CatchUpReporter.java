@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.consumer;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * report with each completed checkpoint: a channel whose checkpointed position is the one at which
  * the reader found it drained.
  */
+@Internal
 public final class CatchUpReporter {
 
     /** Least time between two writes of a changed report. */

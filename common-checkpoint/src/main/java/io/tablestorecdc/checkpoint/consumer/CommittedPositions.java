@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.consumer;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -18,6 +19,7 @@ import java.util.TreeMap;
  * completed, or finishes recorded in a completed checkpoint), so a snapshot built from here never
  * runs ahead of the engine's state. Not thread-safe: one owner thread.
  */
+@Internal
 public final class CommittedPositions {
 
     private final Map<String, ChannelType> types = new HashMap<>();

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.consumer;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * next renewal: the lease outlives several) and released on close, so that the next owner may start
  * at once. Thread-safe.
  */
+@Internal
 public final class OwnerLeaseKeeper {
 
     /** How long a lease lasts without renewal: how long a crashed consumer blocks its successor. */

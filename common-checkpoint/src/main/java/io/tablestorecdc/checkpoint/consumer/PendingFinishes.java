@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.consumer;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Collection;
 import java.util.Set;
 import java.util.SortedMap;
@@ -15,6 +16,7 @@ import java.util.TreeSet;
  * aborted checkpoint becomes durable with the next completed one, which records it again. Not
  * thread-safe: one owner thread.
  */
+@Internal
 public final class PendingFinishes {
 
     private final SortedMap<Long, Set<String>> bySnapshot = new TreeMap<>();

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.consumer;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
@@ -29,6 +30,7 @@ import java.util.TreeSet;
  * tell when a heartbeat and a listing have followed every finish (the server opens children only
  * then). Thread-safe.
  */
+@Internal
 public final class ServerPushLedger {
 
     private Map<String, ChannelPosition> acknowledged = Map.of();

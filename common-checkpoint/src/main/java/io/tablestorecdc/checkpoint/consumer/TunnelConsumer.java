@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.consumer;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
@@ -89,6 +90,7 @@ import org.slf4j.LoggerFactory;
  * call fails with the same exception. Thread-safe: {@link #tick()}, pushes and meta writes may run
  * on different threads; {@link #close()} waits for the calls in flight and no call starts after.
  */
+@Internal
 public final class TunnelConsumer implements AutoCloseable {
 
     /** Extra heartbeats (after a finish, or for a newly opened channel) at most this often. */

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.consumer;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.Engine;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import io.tablestorecdc.checkpoint.settings.SourceOption;
@@ -21,6 +22,7 @@ import java.util.Optional;
  * @param create the type to create the tunnel with when it is missing; empty: it must exist
  * @param start where a created tunnel starts
  */
+@Internal
 public record TunnelOpener(
         Engine engine,
         String tableName,

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.gate;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +15,7 @@ import java.util.TreeSet;
  * @param held ids of unfinished channels not read, with the reason, sorted; finished tombstones
  *     appear in neither set
  */
+@Internal
 public record GateDecision(Set<String> readable, Map<String, HoldReason> held) {
 
     public GateDecision {

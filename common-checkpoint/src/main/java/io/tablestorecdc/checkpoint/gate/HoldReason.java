@@ -1,6 +1,9 @@
 package io.tablestorecdc.checkpoint.gate;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /** Why a known, unfinished channel is not read in a batch. */
+@Internal
 public enum HoldReason {
     /** The server holds the channel in {@code WAIT}: a child whose parents have not finished. */
     WAITING_ON_SERVER("the server holds it in WAIT until its parents are finished"),

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.gate;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelType;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
@@ -32,6 +33,7 @@ import java.util.Set;
  * @param clientId this consumer's tunnel client id; when present, a channel the server assigned to
  *     another client is held
  */
+@Internal
 public record ParentChildGate(TunnelType tunnelType, Optional<String> clientId) {
 
     public ParentChildGate {

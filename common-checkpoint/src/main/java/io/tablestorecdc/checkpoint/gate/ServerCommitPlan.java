@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.gate;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -32,6 +33,7 @@ import java.util.TreeSet;
  * @param finishes channels to checkpoint {@value ChannelPosition#FINISHED_TOKEN} and then report
  *     {@code TERMINATED} in the next heartbeat
  */
+@Internal
 public record ServerCommitPlan(
         BatchToken token,
         SortedMap<String, ChannelPosition> positions,

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.lifecycle;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -30,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Nothing is loaded when the classes come from the application classpath (a local run, or the
  * connector in the cluster's {@code lib/}): that classloader is never closed.
  */
+@Internal
 public final class ClassPreload {
 
     /**

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.lifecycle;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
  * interrupts the threads of a cancelled task, and the Tablestore SDK's client shutdown stops at its
  * first wait when interrupted, leaving the client's I/O threads running.
  */
+@Internal
 public final class CloseSequence {
 
     /** How long interrupted threads get to end, after the graceful stop timed out. */

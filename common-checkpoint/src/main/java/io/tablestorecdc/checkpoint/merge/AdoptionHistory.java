@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * restarts at its recorded adoption position.
  */
 @FunctionalInterface
+@Internal
 public interface AdoptionHistory {
 
     /** Where this consumer first adopted {@code channelId}, or empty if it never did. */

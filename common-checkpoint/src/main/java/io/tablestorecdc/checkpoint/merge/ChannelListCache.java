@@ -2,6 +2,7 @@ package io.tablestorecdc.checkpoint.merge;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.function.Supplier;
  * fetched after the mark confirms it (lists it {@code TERMINATED} or no longer lists it), so a
  * stale listing can never make a finished channel readable again.
  */
+@Internal
 public final class ChannelListCache {
 
     private static final String KEY = "channels";

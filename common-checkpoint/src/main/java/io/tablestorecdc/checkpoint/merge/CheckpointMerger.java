@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.ParentChildGate;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
@@ -48,6 +49,7 @@ import java.util.TreeMap;
  * @param clientId this consumer's tunnel client id, when connected
  * @param onVanished what to do with vanished channels
  */
+@Internal
 public record CheckpointMerger(
         String tunnelId,
         TunnelType tunnelType,

@@ -1,11 +1,13 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 
 /**
  * The committed meta snapshot belongs to a different tunnel id than the tunnel being read: the
  * tunnel was deleted and re-created under the same name, so none of its positions apply.
  */
+@Internal
 public final class ForeignSnapshotException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.HoldReason;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
@@ -29,6 +30,7 @@ import java.util.TreeSet;
  * @param skipped channels whose changes could not be read any more and were skipped (only under
  *     {@link ServerAheadPolicy#SKIP}; their entries are tombstones)
  */
+@Internal
 public record MergeResult(
         String tunnelId,
         Map<String, ChannelCheckpoint> entries,

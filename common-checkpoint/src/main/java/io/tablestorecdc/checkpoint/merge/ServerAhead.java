@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.Objects;
 
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param enginePosition where the engine's committed state (or adoption record) resumes it
  * @param serverState what the server says, e.g. "TERMINATED"
  */
+@Internal
 public record ServerAhead(String channelId, ChannelPosition enginePosition, String serverState) {
 
     public ServerAhead {

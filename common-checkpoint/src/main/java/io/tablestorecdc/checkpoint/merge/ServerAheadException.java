@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.Engine;
 import java.util.List;
 import java.util.Objects;
@@ -10,6 +11,7 @@ import java.util.stream.Collectors;
  * delivered can no longer be read (see {@link ServerAheadPolicy}). Thrown before anything is
  * delivered; the engine adds where its state came from with {@link #withContext}.
  */
+@Internal
 public final class ServerAheadException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
+
 /**
  * What a consumer does when its state is older than the tunnel server's and some changes can no
  * longer be read (option {@value #OPTION_KEY}): a channel the state holds unfinished, or one it
@@ -7,6 +9,7 @@ package io.tablestorecdc.checkpoint.merge;
  * never hands out a terminated channel again, so its changes after the state's position cannot be
  * read through this tunnel.
  */
+@PublicEvolving
 public enum ServerAheadPolicy {
     /** Stop before delivering anything, naming the channels and the ways out (the default). */
     FAIL,

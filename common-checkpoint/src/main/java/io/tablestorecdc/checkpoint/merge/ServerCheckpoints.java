@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.Map;
 import java.util.Optional;
@@ -9,6 +10,7 @@ import java.util.Optional;
  * (one request per new channel, never one per known channel per batch).
  */
 @FunctionalInterface
+@Internal
 public interface ServerCheckpoints {
 
     /**

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import java.util.Optional;
  * @param inState whether the engine's state holds the channel (unfinished) or only the meta table's
  *     adoption records know it
  */
+@Internal
 public record UnreadableChannel(String channelId, Optional<ChannelPosition> from, boolean inState) {
 
     public UnreadableChannel {

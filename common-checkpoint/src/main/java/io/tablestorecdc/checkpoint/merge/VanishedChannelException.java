@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import java.util.List;
 import java.util.Set;
@@ -9,6 +10,7 @@ import java.util.TreeSet;
  * Channels that are unfinished in the committed meta snapshot are no longer listed by the tunnel
  * server. Callers may re-list once or twice (a listing can lag) before letting this surface.
  */
+@Internal
 public final class VanishedChannelException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

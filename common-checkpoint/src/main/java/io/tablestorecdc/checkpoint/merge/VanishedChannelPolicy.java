@@ -1,9 +1,12 @@
 package io.tablestorecdc.checkpoint.merge;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
+
 /**
  * What the merger does with a channel that is unfinished in the committed meta snapshot but no
  * longer listed by the tunnel server (option {@value #OPTION_KEY}).
  */
+@PublicEvolving
 public enum VanishedChannelPolicy {
     /** Stop with an error that names the channels (the default: unread data is never dropped). */
     FAIL,

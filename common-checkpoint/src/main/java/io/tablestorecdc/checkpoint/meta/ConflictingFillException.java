@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 
@@ -8,6 +9,7 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
  * filled it with a different position (invariant 2: first writer wins). The task must fail so the
  * engine retries it as a replay up to the recorded end.
  */
+@Internal
 public final class ConflictingFillException extends MetaTableException {
 
     private static final long serialVersionUID = 1L;

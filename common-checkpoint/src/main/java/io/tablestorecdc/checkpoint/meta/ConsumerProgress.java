@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.time.Instant;
 import java.util.Collections;
@@ -23,6 +24,7 @@ import java.util.TreeMap;
  * @param caughtUp by channel id, the position at which the consumer last found the channel read to
  *     its end and has not seen it behind since
  */
+@Internal
 public record ConsumerProgress(
         String holder, long reportedAtMillis, Map<String, ChannelPosition> caughtUp) {
 

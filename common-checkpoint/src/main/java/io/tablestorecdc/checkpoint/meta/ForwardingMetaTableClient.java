@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -10,6 +11,7 @@ import java.util.Optional;
  *
  * <p>{@link #close()} does nothing: whoever built the underlying client closes it.
  */
+@Internal
 public abstract class ForwardingMetaTableClient implements MetaTableClient {
 
     private final MetaTableClient delegate;

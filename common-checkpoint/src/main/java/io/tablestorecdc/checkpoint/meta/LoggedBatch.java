@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * @param base the full snapshot a delta snapshot completes; empty for a full snapshot. Retention
  *     keeps a base as long as a snapshot it keeps refers to it.
  */
+@Internal
 public record LoggedBatch(
         long sequence, BatchToken token, long createdAtMillis, Optional<BatchToken> base) {
 

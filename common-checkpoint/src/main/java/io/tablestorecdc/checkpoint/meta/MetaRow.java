@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -12,6 +13,7 @@ import java.util.TreeMap;
  * @param key the primary key
  * @param columns attribute columns, sorted by name
  */
+@Internal
 public record MetaRow(MetaRowKey key, Map<String, MetaValue> columns) {
 
     public MetaRow {

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -9,6 +10,7 @@ import java.util.Objects;
  * <p>Ordered like the server orders rows (column by column, strings by code unit, which equals byte
  * order for the ASCII ids the meta table holds).
  */
+@Internal
 public record MetaRowKey(String tunnelId, String batch, String channelId)
         implements Comparable<MetaRowKey> {
 

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>The tunnels of one handle share its client, its executor and its memory of recent snapshots.
  * Thread-safe.
  */
+@Internal
 public final class MetaTable {
 
     /**

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,6 +13,7 @@ import java.util.Optional;
  * TunnelMeta} re-reads the row to tell its own earlier write from someone else's. Failures other
  * than a failed condition are thrown as {@link MetaTableException}.
  */
+@Internal
 public interface MetaTableClient extends AutoCloseable {
 
     /** Most rows one batch write may carry (the server's limit for BatchWriteRow). */

@@ -1,11 +1,13 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 
 /**
  * One attribute value of a meta-table row: the meta table stores only strings and integers, and any
  * other type found in a row is kept as {@link Other} so that the decoder can name it in an error.
  */
+@Internal
 public sealed interface MetaValue {
 
     /** A STRING attribute. */

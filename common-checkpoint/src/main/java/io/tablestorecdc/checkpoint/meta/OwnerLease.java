@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 
 /**
@@ -13,6 +14,7 @@ import java.util.Objects;
  *     it, so that two consumers can never both believe they hold the lease
  * @param expiresAtMillis wall-clock time (epoch millis) after which another consumer may take over
  */
+@Internal
 public record OwnerLease(
         String tunnelId, String consumerId, String holder, long epoch, long expiresAtMillis) {
 

@@ -1,8 +1,10 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.util.Optional;
 
 /** Another consumer holds a live lease on the tunnel (invariant 8); this one must not start. */
+@PublicEvolving
 public final class OwnershipConflictException extends MetaTableException {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /**
  * What one retention pass removed.
  *
@@ -8,4 +10,5 @@ package io.tablestorecdc.checkpoint.meta;
  * @param snapshotsRemaining snapshots still older than the retention (left for the next pass, which
  *     keeps each pass's requests bounded)
  */
+@Internal
 public record PurgeResult(int snapshotsDeleted, long rowsDeleted, int snapshotsRemaining) {}

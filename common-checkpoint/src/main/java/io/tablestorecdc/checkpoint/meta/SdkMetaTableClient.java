@@ -35,6 +35,7 @@ import com.alicloud.openservices.tablestore.model.SingleRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.condition.SingleColumnValueCondition;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.model.TransientErrors;
@@ -54,6 +55,7 @@ import java.util.regex.Pattern;
  * meta-table requests. Whole-request retries are the SDK's (with {@link MetaRetryStrategy}); rows a
  * batch write rejects with a transient error are retried here, with backoff.
  */
+@Internal
 public final class SdkMetaTableClient implements MetaTableClient {
 
     /** The meta table's name unless configured otherwise. */

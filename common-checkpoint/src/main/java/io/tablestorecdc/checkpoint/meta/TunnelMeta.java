@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -15,6 +16,7 @@ import java.util.Optional;
  * the catch-up report and the owner lease. Obtained from {@link MetaTable#tunnel(String)}; every
  * row it touches is under its tunnel id. Thread-safe.
  */
+@Internal
 public final class TunnelMeta {
 
     /** Snapshots one {@link #purge(int)} call deletes at most, to bound its requests. */

@@ -1,5 +1,7 @@
 package io.tablestorecdc.checkpoint.meta;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /**
  * The rows one tunnel has in a meta table, by kind: what {@link MetaTable#deleteTunnelRows}
  * deletes.
@@ -12,6 +14,7 @@ package io.tablestorecdc.checkpoint.meta;
  * @param ownerRows the owner-lease row and the recorded tunnel client (0 to 2)
  * @param bytes the rows' approximate size: key and column names and values, UTF-8
  */
+@Internal
 public record TunnelRows(
         String tunnelId,
         int snapshots,

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -15,6 +16,7 @@ import java.util.TreeMap;
  * @param token the batch token the snapshot is stored under
  * @param channels entries by channel id, sorted by id
  */
+@Internal
 public record BatchSnapshot(
         String tunnelId, BatchToken token, Map<String, ChannelCheckpoint> channels) {
 

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -12,6 +13,7 @@ import java.util.regex.Pattern;
  * positions of every channel under it. Its persisted forms are the bare UUID string and a versioned
  * JSON object {@code {"token":"<uuid>","version":1}}.
  */
+@Internal
 public final class BatchToken implements Comparable<BatchToken> {
 
     /** Version of the JSON form written by {@link #toJson()}. */

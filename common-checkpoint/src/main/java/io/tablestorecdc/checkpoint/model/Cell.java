@@ -1,10 +1,13 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
+
 /**
  * A read-only view of one typed cell, for converters that write values straight into an engine's
  * row without building a {@link CellValue}. A view handed to a {@link ChangeVisitor} is valid only
  * during that call.
  */
+@PublicEvolving
 public interface Cell {
 
     CellValue.Type type();

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -8,6 +9,7 @@ import java.util.Base64;
  * engines): a string as it is, an integer in decimal, a double as Java prints it, a boolean as
  * {@code true} / {@code false}, binary bytes in Base64.
  */
+@PublicEvolving
 public final class CellText {
 
     private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);

@@ -1,11 +1,13 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 
 /** A typed Tablestore cell value: string, integer, double, boolean or binary. */
+@PublicEvolving
 public final class CellValue implements Cell {
 
     /** The Tablestore value types. */

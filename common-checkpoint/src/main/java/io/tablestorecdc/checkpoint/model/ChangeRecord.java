@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.util.List;
 import java.util.Objects;
 
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param table the table the change was made in, as the source that read it names it; empty when
  *     the reader did not say
  */
+@PublicEvolving
 public record ChangeRecord(
         Action action,
         List<PrimaryKeyColumn> primaryKey,

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
 
@@ -9,6 +10,7 @@ import io.tablestorecdc.checkpoint.model.ChangeRecord.ColumnOperation;
  * write rows straight from a response; the {@link Cell} views passed in are valid only during the
  * call.
  */
+@Internal
 public interface ChangeVisitor {
 
     /**

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 
 /**
@@ -16,6 +17,7 @@ import java.util.Objects;
  *     server checkpoint runs ahead of the engine's committed state restarts from here
  * @param lastSequence sequence info of the last record read, {@link SequenceInfo#NONE} if none
  */
+@Internal
 public record ChannelCheckpoint(
         String channelId,
         ChannelType type,

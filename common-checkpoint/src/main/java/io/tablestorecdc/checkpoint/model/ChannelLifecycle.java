@@ -1,5 +1,7 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /**
  * This consumer's durable view of a channel, as recorded in the meta table.
  *
@@ -11,6 +13,7 @@ package io.tablestorecdc.checkpoint.model;
  *       is never read again.
  * </ul>
  */
+@Internal
 public enum ChannelLifecycle {
     PENDING("P"),
     READING("R"),

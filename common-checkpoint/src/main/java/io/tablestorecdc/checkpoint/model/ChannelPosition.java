@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,7 @@ import java.util.Objects;
  * happens to split them into responses. A finished position has no token: the channel has delivered
  * its last record.
  */
+@Internal
 public final class ChannelPosition {
 
     /** The token the tunnel protocol uses for a fully consumed channel. */

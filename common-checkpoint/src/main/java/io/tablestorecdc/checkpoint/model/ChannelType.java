@@ -1,6 +1,9 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /** Whether a channel carries a table's full data or its incremental changes. */
+@Internal
 public enum ChannelType {
     BASE_DATA("base"),
     STREAM("stream");

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,6 +13,7 @@ import java.util.Optional;
  * secret, and {@link #toString()} masks it (invariant 9). The SDK adapters turn it into a provider
  * where each client is built, so credentials that rotate are fetched there, never shipped.
  */
+@Internal
 public final class CredentialsSource {
 
     /** The kinds, by the value of option {@code credentials.provider}. */

@@ -1,9 +1,12 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /**
  * The engine a consumer runs in, for the words of the core's messages: what a consumer is called
  * and how a user starts one afresh, in that engine's terms.
  */
+@Internal
 public enum Engine {
     SPARK("query", "checkpoint location", "start the query with a new checkpoint location"),
     FLINK(

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.util.Comparator;
 
 /**
@@ -7,6 +8,7 @@ import java.util.Comparator;
  *
  * <p>Orders the changes of one primary key; all zero when the server sends none.
  */
+@PublicEvolving
 public record SequenceInfo(int epoch, long timestampMicros, int rowIndex)
         implements Comparable<SequenceInfo> {
 

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,6 +13,7 @@ import java.util.Optional;
  * @param clientId the client the server assigned it to, if any
  * @param consumePointMillis the server's checkpoint time for the channel (0 when unknown)
  */
+@Internal
 public record ServerChannel(
         String channelId,
         ChannelType type,

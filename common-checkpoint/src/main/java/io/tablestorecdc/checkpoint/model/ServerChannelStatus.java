@@ -1,5 +1,7 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /**
  * A channel's status as the tunnel server reports it.
  *
@@ -7,6 +9,7 @@ package io.tablestorecdc.checkpoint.model;
  * finished, or a stream channel while base data is still being read); only {@code OPEN} channels
  * may be read (invariant 4).
  */
+@Internal
 public enum ServerChannelStatus {
     WAIT,
     OPEN,

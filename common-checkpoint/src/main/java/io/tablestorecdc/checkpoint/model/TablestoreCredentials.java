@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -9,6 +10,7 @@ import java.util.Optional;
  * <p>The secret and the STS token never appear in {@link #toString()} (invariant 9); the only way
  * to read them is the explicit accessors that the SDK adapters call when they build a client.
  */
+@Internal
 public final class TablestoreCredentials {
 
     private final String accessKeyId;

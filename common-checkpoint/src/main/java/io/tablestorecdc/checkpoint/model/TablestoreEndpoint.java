@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -11,6 +12,7 @@ import java.util.regex.Pattern;
  * @param instanceName the instance name
  * @param credentials where clients get their credentials (secrets redacted in {@code toString()})
  */
+@Internal
 public record TablestoreEndpoint(
         String endpoint, String instanceName, CredentialsSource credentials) {
 

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Set;
 
 /**
@@ -7,6 +8,7 @@ import java.util.Set;
  * may get past by trying again later: the one list the meta table, the writer and the table reader
  * retry on.
  */
+@Internal
 public final class TransientErrors {
 
     /** The codes, for messages and tests. */

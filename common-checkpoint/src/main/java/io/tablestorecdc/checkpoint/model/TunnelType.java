@@ -1,6 +1,9 @@
 package io.tablestorecdc.checkpoint.model;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
+
 /** The kind of tunnel: full data only, incremental only, or full data then incremental. */
+@PublicEvolving
 public enum TunnelType {
     BASE_DATA,
     STREAM,

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -22,6 +23,7 @@ import java.util.function.LongSupplier;
  * a batch may end in the middle of a server response; the responses and their positions are a
  * {@link ChannelReader}'s. Not thread-safe: one reader per channel.
  */
+@Internal
 public final class ChannelBatchReader {
 
     /** Consecutive empty responses a replay tolerates before it declares the channel diverged. */

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param timeBudget how long the read may keep asking the server for more (checked between
  *     responses, so one response may run past it)
  */
+@Internal
 public record ChannelReadLimit(long maxRecords, Duration timeBudget) {
 
     public ChannelReadLimit {

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
@@ -27,6 +28,7 @@ import java.util.Optional;
  * after it, positioned right before that record; records without a commit time (base data) never
  * stop it. Not thread-safe: one reader per channel, used by one thread.
  */
+@Internal
 public final class ChannelReader {
 
     private final TunnelPages pages;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * <p>Immutable in what it says; its records are decoded when asked for, by one thread at a time (an
  * engine may hand the response to another thread once the reader is done with it).
  */
+@Internal
 public final class ChannelResponse {
 
     private final String channelId;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 
 /**
@@ -13,6 +14,7 @@ import io.tablestorecdc.checkpoint.model.ChannelPosition;
  * is (T, i); after the last one it is T', carrying the part of s the response did not hold (T' + (s
  * - n) when s > n), or finished when T' is.
  */
+@Internal
 public final class ResponsePositions {
 
     private ResponsePositions() {}

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.tunnel.ForwardingTunnelProxy;
 import io.tablestorecdc.checkpoint.tunnel.PageReadAhead;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The proxy is borrowed: {@link #close()} drops the page ahead and leaves the proxy open. Used
  * by one reader thread (the count may be read from any thread).
  */
+@Internal
 public final class TunnelPages implements AutoCloseable {
 
     private final Counting counting;

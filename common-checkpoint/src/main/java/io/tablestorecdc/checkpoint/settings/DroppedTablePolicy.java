@@ -1,9 +1,12 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
+
 /**
  * What a source of several tables does when a table it reads is gone (dropped): option {@value
  * #OPTION_KEY}.
  */
+@PublicEvolving
 public enum DroppedTablePolicy {
     /**
      * Close the table's tunnel client, log a warning, count it in {@code tablesDropped} and go on

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Optional;
  * and the code differ). Descriptions may use Markdown code spans and links, as the docs render
  * them.
  */
+@PublicEvolving
 public final class OptionSpec implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -29,7 +31,9 @@ public final class OptionSpec implements Serializable {
         /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h} or ISO-8601 {@code PT10S}. */
         DURATION("Duration"),
         /** One of a fixed set of lower-case words. */
-        ENUM("Enum");
+        ENUM("Enum"),
+        /** A number of bytes, with or without a unit: {@code 5000}, {@code 64m}, {@code 64 mb}. */
+        MEMORY_SIZE("MemorySize");
 
         private final String label;
 
@@ -70,8 +74,8 @@ public final class OptionSpec implements Serializable {
         this.max = b.max;
     }
 
-    private OptionSpec(OptionSpec other, String description) {
-        this.key = other.key;
+    private OptionSpec(OptionSpec other, String key, String description) {
+        this.key = key;
         this.type = other.type;
         this.defaultValue = other.defaultValue;
         this.required = other.required;
@@ -88,7 +92,15 @@ public final class OptionSpec implements Serializable {
      * type and default with {@code text} as the description.
      */
     public OptionSpec withDescription(String text) {
-        return new OptionSpec(this, text);
+        return new OptionSpec(this, key, text);
+    }
+
+    /**
+     * This option under another key, for an engine that spells it otherwise: the same type,
+     * default, bounds and description.
+     */
+    public OptionSpec withKey(String otherKey) {
+        return new OptionSpec(this, new Builder(otherKey).key, description);
     }
 
     /** Starts the declaration of the option {@code key}. */
@@ -242,6 +254,12 @@ public final class OptionSpec implements Serializable {
             type = Type.LONG;
             this.min = min;
             this.max = max;
+            return this;
+        }
+
+        /** A number of bytes, with or without a unit; the engine parses it. */
+        public Builder memorySizeType() {
+            type = Type.MEMORY_SIZE;
             return this;
         }
 

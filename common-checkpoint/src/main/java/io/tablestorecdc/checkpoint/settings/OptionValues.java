@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
  * once; {@link #throwIfAny} raises them together. A message names the option, the value and what to
  * write instead, and never echoes the value of a secret option.
  */
+@Internal
 public final class OptionValues {
 
     private static final Pattern SHORT_DURATION =

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
@@ -15,6 +16,7 @@ import java.util.Optional;
  * tables of {@code docs/spark.md}, {@code docs/flink.md} and {@code docs/pipeline.md} are generated
  * from them. Options only one engine has are declared in that engine, the same way.
  */
+@PublicEvolving
 public enum SourceOption {
     ENDPOINT(
             OptionSpec.key("endpoint")

@@ -10,6 +10,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_CREATE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TUNNEL_START;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
@@ -32,6 +33,7 @@ import java.util.function.Supplier;
  * own SDK clients from it. The access key secret and the STS token never appear in {@link
  * #toString()}; the only way to read them is {@link #credentials()}.
  */
+@Internal
 public final class SourceSettings implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -7,6 +7,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.INSTANCE_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.STS_TOKEN;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_NAME;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -25,6 +26,7 @@ import java.util.function.Function;
  * <p>Serializable plain fields, shipped to the engines' workers; secrets never in {@link
  * #toString()}.
  */
+@Internal
 public final class TableConnection implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -6,6 +6,7 @@ import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_EXCLUDE;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_NAME;
 import static io.tablestorecdc.checkpoint.settings.SourceOption.TABLE_PATTERN;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import java.util.regex.PatternSyntaxException;
  * the same engine state. A list or a pattern is a multi-table source: one tunnel of the same name
  * per table, one consumer and one owner for all of them.
  */
+@Internal
 public final class TableSelection implements Serializable {
 
     /** Characters of regular expressions that no table name holds. */

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import java.util.Optional;
 
@@ -7,6 +8,7 @@ import java.util.Optional;
  * Whether the source creates its tunnel when it is missing, and of which type (option {@code
  * tunnel.create}).
  */
+@PublicEvolving
 public enum TunnelCreation {
     /** The tunnel must exist; the source fails with a clear message otherwise. */
     NONE("none"),

@@ -1,11 +1,13 @@
 package io.tablestorecdc.checkpoint.settings;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /** The text form of option {@code tunnel.start}: {@code latest}, {@code earliest} or an instant. */
+@Internal
 public final class TunnelStartText {
 
     static final String LATEST = "latest";

@@ -6,6 +6,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.Optional;
  * @param lower a lower bound on the column after the prefix
  * @param upper an upper bound on the column after the prefix
  */
+@Internal
 public record KeyBounds(
         List<PrimaryKeyValue> prefix, Optional<Bound> lower, Optional<Bound> upper) {
 

@@ -1,6 +1,7 @@
 package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * upper bound a presence flag and, when present, the value and an inclusive flag. Values as {@link
  * KeyRangeCodec} writes them.
  */
+@Internal
 public final class KeyBoundsCodec {
 
     private KeyBoundsCodec() {}

@@ -1,6 +1,7 @@
 package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 
 /**
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param op how the column compares with {@code value}
  * @param value a value of the column's type
  */
+@Internal
 public record KeyComparison(String column, Op op, PrimaryKeyValue value) {
 
     /** The comparisons a key range can serve. */

@@ -3,6 +3,7 @@ package io.tablestorecdc.checkpoint.table;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Comparator;
 
 /**
@@ -11,6 +12,7 @@ import java.util.Comparator;
  * compareTo} orders strings by UTF-16 units, which differs from the service for characters beyond
  * the Basic Multilingual Plane, so range arithmetic uses this order instead.
  */
+@Internal
 public final class KeyOrder implements Comparator<PrimaryKey> {
 
     /** The one instance. */

@@ -3,6 +3,7 @@ package io.tablestorecdc.checkpoint.table;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,6 +13,7 @@ import java.util.Optional;
  * @param inclusiveStart the first key (columns may be INF_MIN / INF_MAX)
  * @param exclusiveEnd the key the range stops before
  */
+@Internal
 public record KeyRange(PrimaryKey inclusiveStart, PrimaryKey exclusiveEnd) {
 
     public KeyRange {

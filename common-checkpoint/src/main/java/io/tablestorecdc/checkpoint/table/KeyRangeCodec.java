@@ -4,6 +4,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -22,6 +23,7 @@ import java.nio.charset.StandardCharsets;
  * end key: name (modified UTF-8), a type tag and the value (string as UTF-8 bytes, integer as 8
  * bytes, binary as its bytes; INF_MIN / INF_MAX carry none).
  */
+@Internal
 public final class KeyRangeCodec {
 
     /** The format written. */

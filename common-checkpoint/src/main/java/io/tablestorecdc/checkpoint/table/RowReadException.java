@@ -1,10 +1,12 @@
 package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 
 /**
  * A row the service would not read: names the table, the key and the service's code and message.
  */
+@Internal
 public final class RowReadException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

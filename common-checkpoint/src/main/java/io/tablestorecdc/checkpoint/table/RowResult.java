@@ -1,6 +1,7 @@
 package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -10,6 +11,7 @@ import java.util.Optional;
  * @param row the row when it exists
  * @param error the service's error code and message when the key failed
  */
+@Internal
 public record RowResult(Optional<Row> row, Optional<ServiceError> error) {
 
     public RowResult {

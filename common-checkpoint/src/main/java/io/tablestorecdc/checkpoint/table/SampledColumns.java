@@ -2,6 +2,7 @@ package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -16,6 +17,7 @@ import java.util.TreeMap;
  * values in the sample have, INTEGER with DOUBLE giving DOUBLE. Columns no sampled row holds are
  * not known. Not thread-safe.
  */
+@Internal
 public final class SampledColumns {
 
     private final Map<String, Set<CellValue.Type>> seen = new TreeMap<>();

@@ -19,6 +19,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.Split;
 import com.alicloud.openservices.tablestore.model.StreamDetails;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.tunnel.SdkCredentials;
@@ -33,6 +34,7 @@ import java.util.Set;
  * read requests. Whole requests are retried by the SDK's default retry strategy (all of them are
  * idempotent reads).
  */
+@Internal
 public final class SdkTableService implements TableService {
 
     private static final long BYTES_PER_100_MB = 100L * 1024 * 1024;

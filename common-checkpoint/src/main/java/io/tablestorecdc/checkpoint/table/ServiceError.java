@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.table;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.TransientErrors;
 import java.util.Objects;
 
@@ -9,6 +10,7 @@ import java.util.Objects;
  * @param code the service's error code, for example {@code OTSServerBusy}
  * @param message the service's message
  */
+@Internal
 public record ServiceError(String code, String message) {
 
     public ServiceError {

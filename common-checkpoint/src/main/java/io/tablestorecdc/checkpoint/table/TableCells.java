@@ -2,6 +2,7 @@ package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 
 /**
@@ -9,6 +10,7 @@ import io.tablestorecdc.checkpoint.model.CellValue;
  * five types the change-record source reads, so that an engine converts a table row with the rules
  * it applies to change records.
  */
+@Internal
 public final class TableCells {
 
     private TableCells() {}

@@ -6,6 +6,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,6 +25,7 @@ import java.util.Set;
  * with a transient error; key prefixes and split ranges through paged GetRange. Thread-safe when
  * the service is.
  */
+@Internal
 public final class TableReader {
 
     /** The service's limit of rows in one BatchGetRow request. */

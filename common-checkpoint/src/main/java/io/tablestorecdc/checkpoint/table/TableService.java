@@ -2,6 +2,7 @@ package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.List;
 import java.util.Set;
 
@@ -10,6 +11,7 @@ import java.util.Set;
  * batching, paging or row retries: {@link TableReader} does. Each call may throw the SDK's
  * exceptions for a failed request as a whole.
  */
+@Internal
 public interface TableService extends AutoCloseable {
 
     /** The table's name. */

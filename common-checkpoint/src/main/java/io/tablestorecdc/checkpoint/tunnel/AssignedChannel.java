@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
 import java.util.Objects;
 
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param version the server's version; a higher version wins over the client's copy
  * @param status the status the server gives this client for the channel
  */
+@Internal
 public record AssignedChannel(String channelId, long version, ServerChannelStatus status) {
 
     public AssignedChannel {

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.Objects;
  * A {@link TunnelProxy} that passes every call to another; extend it and override the calls to
  * observe (counting reads for task metrics, recording heartbeats in a test).
  */
+@Internal
 public abstract class ForwardingTunnelProxy implements TunnelProxy {
 
     private final TunnelProxy delegate;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
 import java.util.Objects;
 
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param version the version this client holds; the higher version wins on both sides
  * @param status OPEN, CLOSING, CLOSE or TERMINATED
  */
+@Internal
 public record HeldChannel(String channelId, long version, ServerChannelStatus status) {
 
     public HeldChannel {

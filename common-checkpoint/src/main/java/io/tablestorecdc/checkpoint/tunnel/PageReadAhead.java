@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,7 @@ import java.util.concurrent.Executor;
  * token, and otherwise reads as usual, leaving the page ahead for later. At most one page is ahead:
  * a request for another page drops it. Used by one reader thread.
  */
+@Internal
 public final class PageReadAhead {
 
     private final TunnelProxy proxy;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Objects;
  *     more"), so a caller can back off on idle stream channels
  * @param serializedSize the protobuf size of the response in bytes
  */
+@Internal
 public record ReadResult(
         RecordPage page, ChannelPosition next, boolean mayMoreRecord, int serializedSize) {
 

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
@@ -13,6 +14,7 @@ import java.util.RandomAccess;
  * never converted), either into a {@link ChangeRecord} or straight into an engine row through a
  * {@link ChangeVisitor}. Both give the same content.
  */
+@Internal
 public interface RecordPage {
 
     int size();

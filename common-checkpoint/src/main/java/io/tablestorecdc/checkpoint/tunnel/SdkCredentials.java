@@ -3,6 +3,7 @@ package io.tablestorecdc.checkpoint.tunnel;
 import com.alicloud.openservices.tablestore.core.auth.CredentialsProvider;
 import com.alicloud.openservices.tablestore.core.auth.DefaultCredentials;
 import com.alicloud.openservices.tablestore.core.auth.ServiceCredentials;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CredentialsSource;
 import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
 import java.lang.reflect.Constructor;
@@ -24,6 +25,7 @@ import java.util.Optional;
  * secrets and tokens this provider handed out are remembered (the last few), so that {@link
  * SecretRedactor} masks the current ones and those just replaced (invariant 9).
  */
+@Internal
 public final class SdkCredentials implements CredentialsProvider {
 
     /** The variables option {@code credentials.provider = env} reads: Alibaba Cloud's names. */

@@ -25,6 +25,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatReque
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ShutdownTunnelRequest;
 import com.alicloud.openservices.tablestore.tunnel.worker.TunnelClientConfig;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
@@ -50,6 +51,7 @@ import java.util.Optional;
  * durable. The SDK client is built without retries of its own, and every call goes through {@link
  * TransientRetry}.
  */
+@Internal
 public final class SdkTunnelProxy implements TunnelProxy {
 
     // The SDK's own "maybe more" rule when the server omits may_more_record: a response of more

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.Objects;
 
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param sequenceNumber the sequence number of the last accepted checkpoint; the next checkpoint
  *     must carry {@code sequenceNumber + 1}
  */
+@Internal
 public record ServerCheckpoint(ChannelPosition position, long sequenceNumber) {
 
     public ServerCheckpoint {

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param tunnelId the server's tunnel id
  * @param clientId the id {@code connect} returned
  */
+@Internal
 public record TunnelClientId(String tunnelId, String clientId) implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ServerChannel;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Optional;
  * @param expired true when the tunnel's stream data is past retention; it cannot be read any more
  * @param channels every channel the server lists, with type and status
  */
+@Internal
 public record TunnelDescription(
         String tunnelId,
         String tunnelName,

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -9,6 +10,7 @@ import java.util.Optional;
  *
  * <p>Messages never contain the access key secret or the STS token (invariant 9).
  */
+@Internal
 public final class TunnelException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

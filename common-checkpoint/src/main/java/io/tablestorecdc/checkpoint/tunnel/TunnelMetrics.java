@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -8,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>One instance is shared by everything that uses one proxy; a connector reads the counters in
  * its metric gauges.
  */
+@Internal
 public final class TunnelMetrics {
 
     private final AtomicLong retries = new AtomicLong();

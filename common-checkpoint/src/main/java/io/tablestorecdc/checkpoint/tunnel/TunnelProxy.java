@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.TunnelType;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.List;
  * Every method fails with a {@link TunnelException} whose kind says what happened; implementations
  * retry transient errors themselves, so a caller sees only errors that are not worth repeating.
  */
+@Internal
 public interface TunnelProxy extends AutoCloseable {
 
     /**

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param initialBackoff the wait before the second call
  * @param maxBackoff the cap on any single wait
  */
+@Internal
 public record TunnelRetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
 
     /** 6 attempts, 200 ms doubling to at most 5 s: about 6 s of waiting in the worst case. */

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ServerChannelStatus;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  * has then expired this client). The error is kept for callers ({@link #failure()}, {@link
  * #checkHealthy()}). Thread-safe.
  */
+@Internal
 public final class TunnelSession implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TunnelSession.class);

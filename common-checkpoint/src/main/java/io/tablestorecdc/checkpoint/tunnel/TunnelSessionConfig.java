@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param heartbeatTimeout how long the server keeps this client without a heartbeat; at least twice
  *     the interval, so that one lost heartbeat does not cost the client its channels
  */
+@Internal
 public record TunnelSessionConfig(
         String clientTag, Duration heartbeatInterval, Duration heartbeatTimeout) {
 

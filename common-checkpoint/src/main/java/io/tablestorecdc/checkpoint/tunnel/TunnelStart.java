@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * @param at the start instant, present exactly when {@code kind} is {@link Kind#AT_INSTANT}
  * @param end an optional end instant of the stream
  */
+@PublicEvolving
 public record TunnelStart(Kind kind, Optional<Instant> at, Optional<Instant> end) {
 
     /** How the start is chosen. */

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.TransientErrors;
 import io.tablestorecdc.checkpoint.write.TableWriteClient.RowOutcome;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: one thread calls it (the engines' writer tasks do).
  */
+@Internal
 public final class BufferedTableWriter implements AutoCloseable {
 
     /** Waits between retries; tests record the waits instead. */

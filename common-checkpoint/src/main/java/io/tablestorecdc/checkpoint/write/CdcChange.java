@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
@@ -14,6 +15,7 @@ import java.util.Set;
  * of the {@code tablestore-cdc} source (its {@code _op}, {@code _column_ops} and {@code _seq}
  * columns) as what it was.
  */
+@PublicEvolving
 public final class CdcChange {
 
     /** The source's metadata column names. */

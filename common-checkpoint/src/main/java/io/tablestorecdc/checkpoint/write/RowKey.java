@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.PrimaryKeyColumn;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.stream.Collectors;
  *
  * @param columns the key columns, never empty
  */
+@PublicEvolving
 public record RowKey(List<PrimaryKeyColumn> columns) {
 
     public RowKey {

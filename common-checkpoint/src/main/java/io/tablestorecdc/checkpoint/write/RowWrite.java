@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import java.util.Collections;
@@ -27,6 +28,7 @@ import java.util.TreeSet;
  * @param sequence where the change stands among the changes of its key ({@link SequenceInfo#NONE}
  *     when the input has no order of its own: then arrival order counts)
  */
+@PublicEvolving
 public record RowWrite(
         Kind kind,
         RowKey key,

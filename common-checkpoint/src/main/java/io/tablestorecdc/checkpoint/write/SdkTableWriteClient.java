@@ -17,6 +17,7 @@ import com.alicloud.openservices.tablestore.model.RowChange;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.PrimaryKeyColumn;
@@ -34,6 +35,7 @@ import java.util.Map;
  * WriteRequestException}s, which say whether the writer may send them again (every write it sends
  * is unconditional, so sending one twice gives the same row).
  */
+@Internal
 public final class SdkTableWriteClient implements TableWriteClient {
 
     private static final String CLIENT_ERROR = "ClientError";

@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import java.util.List;
 import java.util.Optional;
@@ -8,6 +9,7 @@ import java.util.Optional;
  * The service as a writer sees it: one BatchWriteRow request, and the table's primary key. {@link
  * SdkTableWriteClient} is the adapter over the SDK; tests use a fake.
  */
+@Internal
 public interface TableWriteClient extends AutoCloseable {
 
     /** One primary-key column of the table's schema. */

@@ -1,11 +1,13 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a writer has done, readable from any thread (each engine publishes these as its metrics):
  * rows written, requests sent, rows sent again, deletes ignored, flushes and their time.
  */
+@Internal
 public final class WriteCounters {
 
     private final AtomicLong rowsWritten = new AtomicLong();

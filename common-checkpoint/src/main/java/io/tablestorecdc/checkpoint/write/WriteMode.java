@@ -1,10 +1,12 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** How a plain input row (one without the source's {@code _op}) is written. */
+@PublicEvolving
 public enum WriteMode {
     /** {@code put}: the row replaces the stored row; null columns are absent from it. */
     PUT("put"),
@@ -19,6 +21,12 @@ public enum WriteMode {
 
     /** The option value. */
     public String code() {
+        return code;
+    }
+
+    /** The option value, as {@link #code()}. */
+    @Override
+    public String toString() {
         return code;
     }
 

@@ -1,6 +1,9 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+
 /** A request to the service failed as a whole: its error code, and whether to try it again. */
+@Internal
 public final class WriteRequestException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

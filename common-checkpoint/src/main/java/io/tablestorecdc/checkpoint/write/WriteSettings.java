@@ -1,5 +1,6 @@
 package io.tablestorecdc.checkpoint.write;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param firstBackoff the wait before the first retry; it doubles for each further one
  * @param maxBackoff the longest wait between two retries
  */
+@Internal
 public record WriteSettings(
         int maxRows,
         long maxBytes,

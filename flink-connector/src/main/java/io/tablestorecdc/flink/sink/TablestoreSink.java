@@ -5,6 +5,7 @@ import io.tablestorecdc.checkpoint.write.WriteSettings;
 import io.tablestorecdc.flink.compat.WriterInitContextSink;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -66,6 +67,7 @@ public final class TablestoreSink<IN> extends WriterInitContextSink<IN> {
         return connection.tableName();
     }
 
+    @Internal
     public WriteSettings settings() {
         return settings;
     }

@@ -16,6 +16,7 @@ import io.tablestorecdc.flink.source.split.ChannelSplitSerializer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -88,6 +89,7 @@ public final class TablestoreCdcSource<T>
     }
 
     /** The validated settings (secrets redacted in {@code toString()}). */
+    @Internal
     public TablestoreCdcSourceConfig config() {
         return config;
     }

@@ -26,6 +26,8 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,6 +95,39 @@ class TablestoreTableSinkITCase {
                 .containsExactly(
                         Map.entry("a", Map.of("v", 2L)),
                         Map.entry("b", Map.of("v", 3L, "name", "y")));
+    }
+
+    @Test
+    void oneTableIsASinkAScanAndALookupWithTheOptionsOfAll() throws Exception {
+        environment(0);
+        String table = bed.newTable("sink_all_");
+        createSink(
+                "everything",
+                table,
+                ", 'sink.write-mode' = 'update', 'sink.buffer-flush.max-rows' = '10'"
+                        + ", 'scan.split-size' = '8 mb', 'lookup.async' = 'false'"
+                        + ", 'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.max-rows' = '10'");
+
+        tEnv.executeSql("INSERT INTO everything VALUES ('a', 1, 'x'), ('b', 2, 'y')").await();
+
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it =
+                tEnv.executeSql("SELECT id, v, name FROM everything").collect()) {
+            it.forEachRemaining(row -> rows.add(row.toString()));
+        }
+        assertThat(rows).containsExactlyInAnyOrder("+I[a, 1, x]", "+I[b, 2, y]");
+        tEnv.executeSql(
+                "CREATE TEMPORARY VIEW probes AS SELECT k, PROCTIME() AS pt FROM (VALUES ('b'),"
+                        + " ('c')) AS t(k)");
+        List<String> joined = new ArrayList<>();
+        try (CloseableIterator<Row> it =
+                tEnv.executeSql(
+                                "SELECT p.k, e.v FROM probes AS p LEFT JOIN everything FOR"
+                                        + " SYSTEM_TIME AS OF p.pt AS e ON p.k = e.id")
+                        .collect()) {
+            it.forEachRemaining(row -> joined.add(row.toString()));
+        }
+        assertThat(joined).containsExactlyInAnyOrder("+I[b, 2]", "+I[c, null]");
     }
 
     @Test
@@ -214,11 +249,15 @@ class TablestoreTableSinkITCase {
 
         createSink("badmode", table, ", 'sink.write-mode' = 'merge'");
         assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO badmode VALUES ('a', 1, 'x')"))
-                .hasStackTraceContaining("Unknown write mode 'merge': use put or update");
+                .hasStackTraceContaining(
+                        "Option 'sink.write-mode' has invalid value 'merge': use put (default) or"
+                                + " update");
 
         createSink("badrows", table, ", 'sink.buffer-flush.max-rows' = '500'");
         assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO badrows VALUES ('a', 1, 'x')"))
-                .hasStackTraceContaining("setBufferFlushMaxRows(500): use 1 to 200");
+                .hasStackTraceContaining(
+                        "Option 'sink.buffer-flush.max-rows' has invalid value '500': use a whole"
+                                + " number from 1 to 200");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 /**
  * Flink {@link ConfigOption}s built from the options' declarations ({@link OptionSpec}): the key,
@@ -51,6 +52,17 @@ public final class DeclaredOptions {
                 ConfigOptions.key(spec.key()).intType();
         return spec.defaultValue()
                 .map(d -> typed.defaultValue(Integer.parseInt(d)))
+                .orElseGet(typed::noDefaultValue)
+                .withDescription(spec.description());
+    }
+
+    /** A {@link OptionSpec.Type#MEMORY_SIZE} option Flink parses ({@code 64 mb}). */
+    public static ConfigOption<MemorySize> memorySize(OptionSpec spec) {
+        expect(spec, OptionSpec.Type.MEMORY_SIZE);
+        ConfigOptions.TypedConfigOptionBuilder<MemorySize> typed =
+                ConfigOptions.key(spec.key()).memoryType();
+        return spec.defaultValue()
+                .map(d -> typed.defaultValue(MemorySize.parse(d)))
                 .orElseGet(typed::noDefaultValue)
                 .withDescription(spec.description());
     }

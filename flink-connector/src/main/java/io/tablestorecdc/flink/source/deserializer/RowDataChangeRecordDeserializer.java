@@ -219,7 +219,7 @@ public final class RowDataChangeRecordDeserializer implements ChangeRecordDeseri
         }
     }
 
-    private static Object convert(RowType.RowField field, CellValue cell, ChangeRecord record)
+    static Object convert(RowType.RowField field, CellValue cell, ChangeRecord record)
             throws InvalidChangeRecordException {
         LogicalType type = field.getType();
         switch (type.getTypeRoot()) {

@@ -163,7 +163,7 @@ final class RowDataChangeWriter implements ChangeWriter<RowData> {
     /**
      * The field value of {@code cell}, as the deserializer converts it; null when it does not fit.
      */
-    private static Object convert(LogicalTypeRoot root, Cell cell) {
+    static Object convert(LogicalTypeRoot root, Cell cell) {
         CellValue.Type type = cell.type();
         switch (root) {
             case CHAR:

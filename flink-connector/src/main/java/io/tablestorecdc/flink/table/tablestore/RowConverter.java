@@ -117,7 +117,7 @@ final class RowConverter implements TableRowConverter {
         }
     }
 
-    private static Object convert(RowType.RowField field, Object value, Row row) {
+    static Object convert(RowType.RowField field, Object value, Row row) {
         LogicalTypeRoot root = field.getType().getTypeRoot();
         switch (root) {
             case CHAR:

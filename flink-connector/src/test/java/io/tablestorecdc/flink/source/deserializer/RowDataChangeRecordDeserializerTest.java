@@ -185,7 +185,7 @@ class RowDataChangeRecordDeserializerTest {
                                 new RowDataChangeRecordDeserializer(
                                         withDate, TypeInformation.of(RowData.class)))
                 .hasMessageContaining("Field 'day' has type DATE")
-                .hasMessageContaining("use STRING, BIGINT");
+                .hasMessageContaining("use STRING, VARCHAR(n), CHAR(n), BIGINT");
     }
 
     @Test

@@ -16,7 +16,9 @@ import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.STS_TOKE
 import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TABLE_NAME;
 
 import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
+import io.tablestorecdc.checkpoint.settings.WriteOption;
 import io.tablestorecdc.checkpoint.write.TableWriteClient;
 import io.tablestorecdc.checkpoint.write.TableWriteClient.KeyColumn;
 import io.tablestorecdc.checkpoint.write.WriteMode;
@@ -24,7 +26,10 @@ import io.tablestorecdc.checkpoint.write.WriteRequestException;
 import io.tablestorecdc.flink.sink.TableWriteClientFactory;
 import io.tablestorecdc.flink.sink.TablestoreSink;
 import io.tablestorecdc.flink.sink.TablestoreSinkBuilder;
+import io.tablestorecdc.flink.table.tablestore.TablestoreTableSources;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -35,28 +40,33 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * {@code 'connector' = 'tablestore'} as a sink: writes a changelog into a Tablestore table through
- * {@link TablestoreSink}. The DDL's primary key must be the table's, which is checked against
+ * {@code 'connector' = 'tablestore'}, the one factory of the identifier: as a sink it writes a
+ * changelog into a Tablestore table through {@link TablestoreSink}; as a source it is a bounded
+ * scan and a lookup table ({@link TablestoreTableSources}). One table may serve as all three, its
+ * options checked together. The DDL's primary key must be the table's, which is checked against
  * DescribeTable when the statement is planned.
  */
 @Internal
-public final class TablestoreTableSinkFactory implements DynamicTableSinkFactory {
+public final class TablestoreTableFactory
+        implements DynamicTableSinkFactory, DynamicTableSourceFactory {
 
     public static final String IDENTIFIER = "tablestore";
 
     private final TableWriteClientFactory clients;
 
-    public TablestoreTableSinkFactory() {
+    public TablestoreTableFactory() {
         this(TableWriteClientFactory.sdk());
     }
 
-    TablestoreTableSinkFactory(TableWriteClientFactory clients) {
+    TablestoreTableFactory(TableWriteClientFactory clients) {
         this.clients = clients;
     }
 
@@ -72,7 +82,9 @@ public final class TablestoreTableSinkFactory implements DynamicTableSinkFactory
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(
+        Set<ConfigOption<?>> options = new HashSet<>();
+        Collections.addAll(
+                options,
                 ACCESS_KEY_ID,
                 ACCESS_KEY_SECRET,
                 STS_TOKEN,
@@ -85,6 +97,13 @@ public final class TablestoreTableSinkFactory implements DynamicTableSinkFactory
                 BUFFER_FLUSH_INTERVAL,
                 MAX_RETRIES,
                 FactoryUtil.SINK_PARALLELISM);
+        options.addAll(TablestoreTableSources.OPTIONS);
+        return options;
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        return TablestoreTableSources.create(this, context);
     }
 
     @Override
@@ -97,9 +116,11 @@ public final class TablestoreTableSinkFactory implements DynamicTableSinkFactory
                         + IDENTIFIER
                         + "')";
         TableConnection connection = parse(() -> connection(context, subject));
+        // The sink's own options in the core too, so that a bad value reads as it does in Spark.
+        parse(() -> checkSinkOptions(context, subject));
         helper.validate();
         ReadableConfig options = helper.getOptions();
-        WriteMode mode = parse(() -> WriteMode.fromCode(options.get(WRITE_MODE)));
+        WriteMode mode = options.get(WRITE_MODE);
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         int[] primaryKey = schema.getPrimaryKeyIndexes();
         RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
@@ -131,6 +152,19 @@ public final class TablestoreTableSinkFactory implements DynamicTableSinkFactory
                 key -> "add '" + key + "' = '...' to the table's WITH clause",
                 subject,
                 "docs/tablestore-table.md");
+    }
+
+    private static Void checkSinkOptions(Context context, String subject) {
+        OptionValues values =
+                new OptionValues(
+                        context.getCatalogTable().getOptions(),
+                        key -> "add '" + key + "' = '...' to the table's WITH clause");
+        values.choice(WriteOption.MODE.flink(), WriteMode.class);
+        values.bool(WriteOption.IGNORE_DELETE.flink());
+        values.wholeNumber(WriteOption.MAX_ROWS.flink(), 0);
+        values.wholeNumber(WriteOption.MAX_RETRIES.flink(), 0);
+        values.throwIfAny(subject, "docs/tablestore-table.md");
+        return null;
     }
 
     /** The DDL's key must be the table's: same columns, same order, types that fit. */

@@ -1,15 +1,5 @@
 package io.tablestorecdc.flink.table.tablestore;
 
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ACCESS_KEY_ID;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ACCESS_KEY_SECRET;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.CREDENTIALS_ECS_METADATA_ENDPOINT;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.CREDENTIALS_ECS_ROLE_NAME;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.CREDENTIALS_PROVIDER;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.ENDPOINT;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.INSTANCE_NAME;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.STS_TOKEN;
-import static io.tablestorecdc.flink.source.config.TablestoreCdcOptions.TABLE_NAME;
-
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
@@ -17,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
@@ -27,57 +17,46 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.lookup.LookupOptions;
 import org.apache.flink.table.connector.source.lookup.cache.DefaultLookupCache;
 import org.apache.flink.table.connector.source.lookup.cache.LookupCache;
-import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * {@code 'connector' = 'tablestore'} as a source: a bounded scan of a Tablestore table as it is
- * now, and a dimension table in lookup joins. The DDL's primary key must be the table's.
+ * now, and a dimension table in lookup joins. The DDL's primary key must be the table's. The one
+ * factory of the connector ({@code TablestoreTableFactory}) creates its sources here.
  */
-@PublicEvolving
-public final class TablestoreTableSourceFactory implements DynamicTableSourceFactory {
+@Internal
+public final class TablestoreTableSources {
 
-    public static final String IDENTIFIER = "tablestore";
+    /** The options only the source side reads (the connection options aside). */
+    public static final Set<ConfigOption<?>> OPTIONS =
+            Set.of(
+                    TablestoreTableOptions.LOOKUP_ASYNC,
+                    LookupOptions.CACHE_TYPE,
+                    LookupOptions.PARTIAL_CACHE_MAX_ROWS,
+                    LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_WRITE,
+                    LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_ACCESS,
+                    LookupOptions.PARTIAL_CACHE_CACHE_MISSING_KEY,
+                    LookupOptions.MAX_RETRIES,
+                    TablestoreTableOptions.SCAN_SPLIT_SIZE,
+                    FactoryUtil.SOURCE_PARALLELISM);
 
-    @Override
-    public String factoryIdentifier() {
-        return IDENTIFIER;
-    }
+    private TablestoreTableSources() {}
 
-    @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(ENDPOINT, INSTANCE_NAME, TABLE_NAME);
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(
-                ACCESS_KEY_ID,
-                ACCESS_KEY_SECRET,
-                STS_TOKEN,
-                CREDENTIALS_PROVIDER,
-                CREDENTIALS_ECS_ROLE_NAME,
-                CREDENTIALS_ECS_METADATA_ENDPOINT,
-                TablestoreTableOptions.LOOKUP_ASYNC,
-                LookupOptions.CACHE_TYPE,
-                LookupOptions.PARTIAL_CACHE_MAX_ROWS,
-                LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_WRITE,
-                LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_ACCESS,
-                LookupOptions.PARTIAL_CACHE_CACHE_MISSING_KEY,
-                LookupOptions.MAX_RETRIES,
-                TablestoreTableOptions.SCAN_SPLIT_SIZE,
-                FactoryUtil.SOURCE_PARALLELISM);
-    }
-
-    @Override
-    public DynamicTableSource createDynamicTableSource(Context context) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+    /**
+     * The source of the table {@code context} describes, its options validated by {@code factory}'s
+     * helper (which knows the sink's options too).
+     */
+    public static DynamicTableSource create(
+            DynamicTableFactory factory, DynamicTableFactory.Context context) {
+        FactoryUtil.TableFactoryHelper helper =
+                FactoryUtil.createTableFactoryHelper(factory, context);
         String subject =
                 "table '"
                         + context.getObjectIdentifier().asSummaryString()
                         + "' ('connector' = '"
-                        + IDENTIFIER
+                        + factory.factoryIdentifier()
                         + "')";
         TableConnection settings =
                 parse(
