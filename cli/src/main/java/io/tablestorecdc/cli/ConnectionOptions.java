@@ -11,9 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options every command shares: where the instance is, which meta table, and where the
@@ -22,16 +25,28 @@ import picocli.CommandLine.Option;
  */
 final class ConnectionOptions {
 
-    /** The environment variable {@code --endpoint} defaults to. */
-    static final String ENDPOINT_ENV = "TABLESTORE_CDC_ENDPOINT";
+    /**
+     * The environment variable {@code --endpoint} defaults to: the one the connectors' examples,
+     * the emulator's shell and the real-instance tests read.
+     */
+    static final String ENDPOINT_ENV = "TABLESTORE_ENDPOINT";
 
     /** The environment variable {@code --instance} defaults to. */
-    static final String INSTANCE_ENV = "TABLESTORE_CDC_INSTANCE";
+    static final String INSTANCE_ENV = "TABLESTORE_INSTANCE";
+
+    /** The former names of the two, still read, with a line that names the new one. */
+    static final String OLD_ENDPOINT_ENV = "TABLESTORE_CDC_ENDPOINT";
+
+    static final String OLD_INSTANCE_ENV = "TABLESTORE_CDC_INSTANCE";
+
+    private final Map<String, String> env;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(
             names = "--endpoint",
-            required = true,
-            defaultValue = "${env:" + ENDPOINT_ENV + "}",
+            paramLabel = "URL",
             description =
                     "The instance's endpoint, http(s)://host[:port] (default: $"
                             + ENDPOINT_ENV
@@ -40,10 +55,18 @@ final class ConnectionOptions {
 
     @Option(
             names = "--instance",
-            required = true,
-            defaultValue = "${env:" + INSTANCE_ENV + "}",
+            paramLabel = "NAME",
             description = "The instance name (default: $" + INSTANCE_ENV + ").")
     String instance;
+
+    ConnectionOptions() {
+        this(System.getenv());
+    }
+
+    /** Options that read their defaults from {@code env}. */
+    ConnectionOptions(Map<String, String> env) {
+        this.env = env;
+    }
 
     @Option(
             names = "--meta-table",
@@ -88,7 +111,35 @@ final class ConnectionOptions {
 
     /** The endpoint and its credentials source, checked. */
     TablestoreEndpoint endpoint() {
-        return new TablestoreEndpoint(endpoint, instance, credentials());
+        return new TablestoreEndpoint(
+                orEnvironment(endpoint, "--endpoint URL", ENDPOINT_ENV, OLD_ENDPOINT_ENV),
+                orEnvironment(instance, "--instance NAME", INSTANCE_ENV, OLD_INSTANCE_ENV),
+                credentials());
+    }
+
+    /** The option's value, else the variable's, else the former variable's (with a notice). */
+    private String orEnvironment(String value, String option, String variable, String former) {
+        if (value != null) {
+            return value;
+        }
+        String set = env.get(variable);
+        if (set != null && !set.isBlank()) {
+            return set;
+        }
+        String old = env.get(former);
+        if (old != null && !old.isBlank()) {
+            command.commandLine()
+                    .getErr()
+                    .println(former + " is deprecated: set " + variable + " instead.");
+            return old;
+        }
+        throw new UsageException(
+                "Missing required option '"
+                        + option.substring(0, option.indexOf(' '))
+                        + "': give "
+                        + option
+                        + " or set "
+                        + variable);
     }
 
     CredentialsSource credentials() {

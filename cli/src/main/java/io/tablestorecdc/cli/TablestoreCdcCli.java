@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -65,7 +66,13 @@ public final class TablestoreCdcCli implements Runnable {
 
     /** Runs one command line and returns its exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err, Clock clock) {
-        CommandLine line = new CommandLine(new TablestoreCdcCli(), new Factory(clock));
+        return run(args, out, err, clock, System.getenv());
+    }
+
+    /** Runs one command line with {@code env} as its environment and returns its exit code. */
+    public static int run(
+            String[] args, PrintWriter out, PrintWriter err, Clock clock, Map<String, String> env) {
+        CommandLine line = new CommandLine(new TablestoreCdcCli(), new Factory(clock, env));
         line.setOut(out);
         line.setErr(err);
         line.setExecutionExceptionHandler(TablestoreCdcCli::onError);
@@ -154,13 +161,18 @@ public final class TablestoreCdcCli implements Runnable {
     /** Builds commands with the clock they read "now" from. */
     private static final class Factory implements CommandLine.IFactory {
         private final Clock clock;
+        private final Map<String, String> env;
 
-        Factory(Clock clock) {
+        Factory(Clock clock, Map<String, String> env) {
             this.clock = clock;
+            this.env = env;
         }
 
         @Override
         public <K> K create(Class<K> type) throws Exception {
+            if (type == ConnectionOptions.class) {
+                return type.cast(new ConnectionOptions(env));
+            }
             try {
                 Constructor<K> withClock = type.getDeclaredConstructor(Clock.class);
                 return withClock.newInstance(clock);

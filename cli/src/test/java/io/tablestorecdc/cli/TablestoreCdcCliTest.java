@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +50,51 @@ class TablestoreCdcCliTest {
         assertThat(help.out())
                 .contains("--endpoint", "--instance", "--meta-table", "tablestore_cdc_meta")
                 .contains("--credentials-provider", "--credentials-file");
+    }
+
+    @Test
+    void theEndpointAndInstanceComeFromTheEnvironmentWhenNotGiven() {
+        CliRun missing = run("describe", "--table", "t", "--tunnel", "x");
+        assertThat(missing.exitCode()).isEqualTo(TablestoreCdcCli.USAGE);
+        assertThat(missing.err())
+                .contains(
+                        "Missing required option '--endpoint': give --endpoint URL or set"
+                                + " TABLESTORE_ENDPOINT");
+
+        CliRun current =
+                CliRun.runWithEnv(
+                        Map.of("TABLESTORE_ENDPOINT", "http://127.0.0.1:1"),
+                        Clock.systemUTC(),
+                        "describe",
+                        "--table",
+                        "t",
+                        "--tunnel",
+                        "x");
+        assertThat(current.err())
+                .contains(
+                        "Missing required option '--instance': give --instance NAME or set"
+                                + " TABLESTORE_INSTANCE")
+                .doesNotContain("deprecated");
+    }
+
+    @Test
+    void theFormerVariablesStillWorkAndNameTheNewOnes() {
+        CliRun former =
+                CliRun.runWithEnv(
+                        Map.of(
+                                "TABLESTORE_CDC_ENDPOINT", "http://127.0.0.1:1",
+                                "TABLESTORE_CDC_INSTANCE", "i"),
+                        Clock.systemUTC(),
+                        "describe",
+                        "--table",
+                        "t",
+                        "--tunnel",
+                        "x");
+
+        assertThat(former.err())
+                .contains("TABLESTORE_CDC_ENDPOINT is deprecated: set TABLESTORE_ENDPOINT instead.")
+                .contains("TABLESTORE_CDC_INSTANCE is deprecated: set TABLESTORE_INSTANCE instead.")
+                .doesNotContain("Missing required option");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * @param channels the channels' parts of the batch, in channel-id order, all with the same end
  *     token and tunnel client
  */
+@Internal
 public record ChannelGroupPartition(String table, List<ChannelInputPartition> channels)
         implements InputPartition {
 

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.tunnel.TunnelClientId;
 import java.util.Objects;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -14,6 +15,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * @param endToken the batch token of the end snapshot (UUID string)
  * @param maxRecords the record cap of a first read ({@link TablestoreOffset#UNCAPPED} for none)
  */
+@Internal
 public record ChannelInputPartition(
         TunnelClientId client, ChannelStart start, String endToken, long maxRecords)
         implements InputPartition {

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelLifecycle;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
@@ -10,6 +11,7 @@ import java.io.Serializable;
 /**
  * A {@link ChannelCheckpoint} in a form Spark can ship to executors (plain fields, stable codes).
  */
+@Internal
 public record ChannelStart(
         String channelId,
         String typeCode,

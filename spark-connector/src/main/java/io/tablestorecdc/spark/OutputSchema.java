@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.apache.spark.sql.types.StructType;
  * and metadata columns (for example a schema copied from a previous run), which must then have
  * their fixed types.
  */
+@Internal
 public final class OutputSchema implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import java.io.Serializable;
 import java.util.Objects;
@@ -10,6 +11,7 @@ import java.util.Objects;
  * @param name the column name
  * @param type STRING, INTEGER or BINARY
  */
+@Internal
 public record PrimaryKeyColumn(String name, CellValue.Type type) implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -13,6 +14,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
  *
  * @param groups the groups, each of one table, in the batch's order
  */
+@Internal
 public record TableGroupsPartition(List<ChannelGroupPartition> groups) implements InputPartition {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -11,6 +12,7 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
  * <p>The metric classes are public with a no-argument constructor because Spark re-creates them by
  * class name on the driver.
  */
+@Internal
 public final class TableReadMetrics {
 
     static final String ROWS_READ = "rowsRead";

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.connector.catalog.Table;
@@ -13,6 +14,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * {@code spark.readStream.format("tablestore-cdc")}: the change stream of a Tablestore table
  * through a tunnel, as a micro-batch source (see docs/spark.md).
  */
+@PublicEvolving
 public final class TablestoreCdcProvider implements TableProvider, DataSourceRegister {
 
     /** The short name for {@code format(...)}. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import java.util.Collections;
 import java.util.Iterator;
@@ -27,6 +28,7 @@ import org.apache.spark.sql.connector.read.streaming.Offset;
  * @param read channel id to the most records the batch reads from it ({@value #UNCAPPED} for no
  *     cap)
  */
+@Internal
 public record TablestoreOffset(BatchToken token, long batch, SortedMap<String, Long> read) {
 
     /** Version of the JSON form. */

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.PublicEvolving;
 import io.tablestorecdc.checkpoint.table.SampledColumns;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableReader;
@@ -18,6 +19,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * spark.read}, the table as it is now) and as a sink, in batch ({@code df.write.mode("append")},
  * upserts by primary key) and streaming ({@code writeStream}); see docs/tablestore-table.md.
  */
+@PublicEvolving
 public final class TablestoreProvider implements TableProvider, DataSourceRegister {
 
     /** The short name for {@code format(...)}. */
@@ -31,10 +33,9 @@ public final class TablestoreProvider implements TableProvider, DataSourceRegist
     /**
      * The schema of a read without {@code .schema(...)}: the table's primary-key columns (from
      * DescribeTable) and the {@value OutputSchema#VALUES} map of attribute values, since a
-     * Tablestore table has no fixed attribute columns; with {@value
-     * TablestoreReadOptions#READ_SCHEMA_SAMPLE_ROWS}, typed attribute columns from the first rows
-     * instead. A batch write passes the DataFrame's schema instead; its columns are checked against
-     * the primary key when the write is planned.
+     * Tablestore table has no fixed attribute columns; with {@code read.schema.sample.rows}, typed
+     * attribute columns from the first rows instead. A batch write passes the DataFrame's schema
+     * instead; its columns are checked against the primary key when the write is planned.
      */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {

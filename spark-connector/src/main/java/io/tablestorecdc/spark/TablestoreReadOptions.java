@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.settings.OptionSpec;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
@@ -16,6 +17,7 @@ import org.apache.spark.network.util.JavaUtils;
  * and {@code read.split.size}. Parsed and validated on the driver, shipped to the executors;
  * secrets never in {@link #toString()}.
  */
+@Internal
 public final class TablestoreReadOptions implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -117,12 +119,12 @@ public final class TablestoreReadOptions implements Serializable {
         return connection.tableName();
     }
 
-    /** {@value #READ_SPLIT_SIZE} in bytes. */
+    /** {@code read.split.size} in bytes. */
     public long splitSize() {
         return splitSize;
     }
 
-    /** {@value #READ_SCHEMA_SAMPLE_ROWS}; 0 when the attributes read as a map. */
+    /** {@code read.schema.sample.rows}; 0 when the attributes read as a map. */
     public long sampleRows() {
         return sampleRows;
     }

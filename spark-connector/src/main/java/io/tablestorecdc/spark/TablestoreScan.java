@@ -22,9 +22,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A batch read of a Tablestore table as it is now: one Spark partition per ComputeSplitsBySize
- * split of about {@value TablestoreReadOptions#READ_SPLIT_SIZE} bytes, cut to the primary-key range
- * the filters allow; each partition pages through its range with GetRange, reading only the columns
- * the query needs.
+ * split of about {@code read.split.size} bytes, cut to the primary-key range the filters allow;
+ * each partition pages through its range with GetRange, reading only the columns the query needs.
  */
 final class TablestoreScan implements Scan, Batch {
 

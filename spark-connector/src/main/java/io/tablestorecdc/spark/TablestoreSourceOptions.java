@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
@@ -34,6 +35,7 @@ import java.util.TreeSet;
  * <p>Serializable because executors build their own SDK clients from it. The access key secret and
  * the STS token never appear in {@link #toString()} (invariant 9).
  */
+@Internal
 public final class TablestoreSourceOptions implements Serializable {
 
     private static final long serialVersionUID = 3L;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.settings.OptionSpec;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * write.batch.max.rows}, {@code write.max.retries}. Parsed and validated on the driver, shipped to
  * the executors; secrets never in {@link #toString()}.
  */
+@Internal
 public final class TablestoreWriteOptions implements Serializable {
 
     private static final long serialVersionUID = 1L;

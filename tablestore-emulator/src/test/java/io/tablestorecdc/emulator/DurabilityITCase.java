@@ -8,6 +8,8 @@ import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
 import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
 import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
+import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
+import com.alicloud.openservices.tablestore.model.DescribeTableResponse;
 import com.alicloud.openservices.tablestore.model.GetRowRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
@@ -20,9 +22,11 @@ import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.RowUpdateChange;
 import com.alicloud.openservices.tablestore.model.SingleRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
+import com.alicloud.openservices.tablestore.model.StreamSpecification;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
+import com.alicloud.openservices.tablestore.model.UpdateTableRequest;
 import io.tablestorecdc.emulator.table.RowChange;
 import io.tablestorecdc.emulator.table.TableAccess;
 import java.io.BufferedReader;
@@ -78,6 +82,39 @@ class DurabilityITCase {
 
     private TablestoreEmulator startEmbedded() {
         return TablestoreEmulator.builder().dataDir(dataDir).build().start();
+    }
+
+    @Test
+    void anUpdateTableSurvivesARestartAndKeepsTheRows() {
+        try (TablestoreEmulator first = startEmbedded()) {
+            SyncClient client = clientOf(first.endpoint());
+            createTable(client, "updated");
+            put(client, "updated", 1, "one");
+            UpdateTableRequest update = new UpdateTableRequest("updated");
+            update.setTableOptionsForUpdate(new TableOptions(86_400, 2));
+            StreamSpecification stream = new StreamSpecification(true, 48);
+            stream.addOriginColumnsToGet(new String[] {"v"});
+            update.setStreamSpecification(stream);
+            client.updateTable(update);
+            put(client, "updated", 2, "two");
+            client.shutdown();
+        }
+
+        try (TablestoreEmulator restarted = startEmbedded()) {
+            SyncClient client = clientOf(restarted.endpoint());
+            DescribeTableResponse described =
+                    client.describeTable(new DescribeTableRequest("updated"));
+            assertThat(described.getTableOptions().getTimeToLive()).isEqualTo(86_400);
+            assertThat(described.getTableOptions().getMaxVersions()).isEqualTo(2);
+            assertThat(described.getStreamDetails().isEnableStream()).isTrue();
+            assertThat(described.getStreamDetails().getExpirationTime()).isEqualTo(48);
+            assertThat(described.getStreamDetails().getOriginColumnsToGet()).containsExactly("v");
+            assertThat(get(client, "updated", 1).getLatestColumn("v").getValue().asString())
+                    .isEqualTo("one");
+            assertThat(get(client, "updated", 2).getLatestColumn("v").getValue().asString())
+                    .isEqualTo("two");
+            client.shutdown();
+        }
     }
 
     @Test

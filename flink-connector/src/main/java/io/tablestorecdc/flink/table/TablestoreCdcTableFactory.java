@@ -228,8 +228,9 @@ public final class TablestoreCdcTableFactory implements DynamicTableSourceFactor
                             + (origin.isEmpty()
                                     ? " (it names no origin columns)"
                                     : " (its origin columns are " + new TreeSet<>(origin) + ")")
-                            + ". Give the table's stream these origin columns"
-                            + " (StreamSpecification#addOriginColumnsToGet), or use"
+                            + ". Give the table's stream these origin columns (UpdateTable with a"
+                            + " StreamSpecification whose addOriginColumnsToGet names them; the"
+                            + " changes after it carry them), or use"
                             + " 'changelog.mode' = 'upsert', which needs no before-image.");
         }
     }

@@ -13,6 +13,8 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.Row;
+import com.alicloud.openservices.tablestore.model.StreamSpecification;
+import com.alicloud.openservices.tablestore.model.UpdateTableRequest;
 import io.tablestorecdc.emulator.testkit.EmulatorBed;
 import io.tablestorecdc.flink.testing.FlinkJobs;
 import io.tablestorecdc.flink.testing.FlinkLine;
@@ -265,6 +267,36 @@ class UpsertSinkITCase {
                 .hasStackTraceContaining("its origin columns are [v]")
                 .hasStackTraceContaining("addOriginColumnsToGet")
                 .hasStackTraceContaining("'changelog.mode' = 'upsert'");
+    }
+
+    @Test
+    @Timeout(120)
+    void allModeWorksOnceUpdateTableGivesTheRunningStreamItsOriginColumns() throws Exception {
+        table = bed.newTableWithBeforeImages("all_t", "v");
+        bed.createStreamTunnel(table, tunnel);
+        createSource(", 'changelog.mode' = 'all'");
+        assertThatThrownBy(() -> tEnv.explainSql("SELECT id, v, name FROM src"))
+                .hasStackTraceContaining("carries no before-image of [name]")
+                .hasStackTraceContaining("UpdateTable");
+
+        UpdateTableRequest update = new UpdateTableRequest(table);
+        StreamSpecification stream = new StreamSpecification(true, 24);
+        stream.addOriginColumnsToGet(new String[] {"v", "name"});
+        update.setStreamSpecification(stream);
+        bed.sync().updateTable(update);
+        TableResult select = tEnv.executeSql("SELECT id, v, name FROM src");
+        jobs.add(select);
+        put("a", 1, "x");
+        updateV("a", 10);
+
+        List<String> expected = List.of("+I[a, 1, x]", "-U[a, 1, x]", "+U[a, 10, x]");
+        List<String> seen = new ArrayList<>();
+        try (var rows = select.collect()) {
+            while (seen.size() < expected.size() && rows.hasNext()) {
+                seen.add(rows.next().toString());
+            }
+        }
+        assertThat(seen).isEqualTo(expected);
     }
 
     // ---- harness ----

@@ -51,8 +51,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EmulatorCli {
 
-    /** The environment variable that stands in for {@code --endpoint}. */
-    public static final String ENDPOINT_ENV = "TABLESTORE_EMULATOR_ENDPOINT";
+    /**
+     * The environment variable that stands in for {@code --endpoint}: the one the connectors'
+     * examples, the operators' command line and the real-instance tests read.
+     */
+    public static final String ENDPOINT_ENV = "TABLESTORE_ENDPOINT";
+
+    /** The former name of {@link #ENDPOINT_ENV}, still read, with a line that names the new one. */
+    public static final String OLD_ENDPOINT_ENV = "TABLESTORE_EMULATOR_ENDPOINT";
 
     public static final String USAGE =
             String.join(
@@ -106,6 +112,13 @@ public final class EmulatorCli {
         Options options;
         try {
             options = Options.parse(args, env);
+            if (options.endpointFromOldVariable) {
+                err.println(
+                        OLD_ENDPOINT_ENV
+                                + " is deprecated: set "
+                                + ENDPOINT_ENV
+                                + " instead (it is read first).");
+            }
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             err.println(USAGE);
@@ -333,6 +346,7 @@ public final class EmulatorCli {
         String keyId = TablestoreEmulator.DEFAULT_ACCESS_KEY_ID;
         String secret = TablestoreEmulator.DEFAULT_ACCESS_KEY_SECRET;
         final Map<String, String> values = new LinkedHashMap<>();
+        boolean endpointFromOldVariable;
 
         static Options parse(String[] args, Map<String, String> env) {
             if (!isCommand(args)) {
@@ -365,6 +379,10 @@ public final class EmulatorCli {
             }
             if (o.endpoint == null) {
                 o.endpoint = env.get(ENDPOINT_ENV);
+            }
+            if (o.endpoint == null && env.get(OLD_ENDPOINT_ENV) != null) {
+                o.endpoint = env.get(OLD_ENDPOINT_ENV);
+                o.endpointFromOldVariable = true;
             }
             if (o.endpoint == null) {
                 throw new IllegalArgumentException(

@@ -28,6 +28,7 @@ public final class TableApi implements ActionHandler {
             List.of(
                     "CreateTable",
                     "DescribeTable",
+                    "UpdateTable",
                     "ListTable",
                     "DeleteTable",
                     "PutRow",
@@ -73,6 +74,8 @@ public final class TableApi implements ActionHandler {
                         store.describeTable(
                                 OtsInternalApi.DescribeTableRequest.parseFrom(body)
                                         .getTableName()));
+            case "UpdateTable":
+                return updateTable(OtsInternalApi.UpdateTableRequest.parseFrom(body));
             case "ListTable":
                 return OtsInternalApi.ListTableResponse.newBuilder()
                         .addAllTableNames(store.listTables())
@@ -103,6 +106,28 @@ public final class TableApi implements ActionHandler {
                         400,
                         "The emulator does not serve the action '" + action + "'");
         }
+    }
+
+    private MessageLite updateTable(OtsInternalApi.UpdateTableRequest request)
+            throws EmulatorError {
+        if (!request.hasTableOptions()
+                && !request.hasStreamSpec()
+                && !request.hasReservedThroughput()) {
+            throw EmulatorError.parameterInvalid(
+                    "The UpdateTable request changes nothing: give table options, a stream"
+                            + " specification or a reserved throughput");
+        }
+        if (request.hasStreamSpec()
+                && request.getStreamSpec().getEnableStream()
+                && !request.getStreamSpec().hasExpirationTime()) {
+            throw EmulatorError.parameterInvalid(
+                    "The stream specification enables the stream without an expiration time:"
+                            + " give it one, in hours");
+        }
+        TableDescription updated =
+                store.updateTable(
+                        request.getTableName(), table -> TableMetaCodec.updated(table, request));
+        return TableMetaCodec.updateResponse(updated);
     }
 
     private MessageLite createTable(OtsInternalApi.CreateTableRequest request)

@@ -31,7 +31,9 @@ import java.util.List;
  * <p>Format, version 1: the 8-byte magic {@code TSEJRNL1}, then records of {@code int length, int
  * crc32(payload), payload}. A payload starts with a kind byte: 1 = table created (serialized
  * DescribeTableResponse), 2 = table deleted (table name), 3 = row written (table name, record type
- * code 1/2/3, commit time in µs, the row as a PlainBuffer with typed, time-stamped cells).
+ * code 1/2/3, commit time in µs, the row as a PlainBuffer with typed, time-stamped cells), 4 =
+ * table updated (UpdateTable: the serialized DescribeTableResponse of the table as it is after it).
+ * A journal without kind 4 reads as before.
  */
 final class TableJournal implements Closeable {
 
@@ -40,12 +42,15 @@ final class TableJournal implements Closeable {
     private static final byte CREATED = 1;
     private static final byte DELETED = 2;
     private static final byte WRITTEN = 3;
+    private static final byte UPDATED = 4;
 
     /** Receives the journal's records during replay. */
     interface Replay {
         void created(TableDescription table) throws EmulatorError;
 
         void deleted(String table) throws EmulatorError;
+
+        void updated(TableDescription table) throws EmulatorError;
 
         void written(
                 String table,
@@ -81,6 +86,11 @@ final class TableJournal implements Closeable {
                                         OtsInternalApi.DescribeTableResponse.parseFrom(
                                                 in.readAllBytes())));
                 case DELETED -> replay.deleted(in.readUTF());
+                case UPDATED ->
+                        replay.updated(
+                                TableMetaCodec.fromDescribe(
+                                        OtsInternalApi.DescribeTableResponse.parseFrom(
+                                                in.readAllBytes())));
                 case WRITTEN -> applyWrite(in, replay);
                 default -> throw new IOException("Unknown journal record kind");
             }
@@ -106,6 +116,13 @@ final class TableJournal implements Closeable {
     synchronized void appendCreated(TableDescription table) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         bytes.write(CREATED);
+        TableMetaCodec.describe(table).writeTo(bytes);
+        append(bytes.toByteArray());
+    }
+
+    synchronized void appendUpdated(TableDescription table) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.write(UPDATED);
         TableMetaCodec.describe(table).writeTo(bytes);
         append(bytes.toByteArray());
     }

@@ -36,6 +36,44 @@ final class TableMetaCodec {
                 stream.isPresent() ? request.getStreamSpec().getColumnsToGetList() : List.of());
     }
 
+    /**
+     * The table after an UpdateTable: the options and the stream specification the request carries
+     * replace the table's, the rest stays. A stream enabled again keeps nothing of the one before:
+     * its origin columns are the request's.
+     */
+    static TableDescription updated(
+            TableDescription table, OtsInternalApi.UpdateTableRequest request) {
+        int ttl = table.timeToLiveSeconds();
+        int maxVersions = table.maxVersions();
+        if (request.hasTableOptions()) {
+            OtsInternalApi.TableOptions options = request.getTableOptions();
+            ttl = options.hasTimeToLive() ? options.getTimeToLive() : ttl;
+            maxVersions = options.hasMaxVersions() ? options.getMaxVersions() : maxVersions;
+        }
+        Optional<Integer> stream = table.streamExpirationHours();
+        List<String> origin = table.streamOriginColumns();
+        if (request.hasStreamSpec()) {
+            OtsInternalApi.StreamSpecification spec = request.getStreamSpec();
+            stream =
+                    spec.getEnableStream()
+                            ? Optional.of(spec.getExpirationTime())
+                            : Optional.empty();
+            origin = spec.getEnableStream() ? spec.getColumnsToGetList() : List.of();
+        }
+        return new TableDescription(
+                table.meta(), ttl, maxVersions, stream, table.creationTimeMicros(), origin);
+    }
+
+    /** The UpdateTable answer: the table's options and stream as they are after it. */
+    static OtsInternalApi.UpdateTableResponse updateResponse(TableDescription table) {
+        OtsInternalApi.DescribeTableResponse described = describe(table);
+        return OtsInternalApi.UpdateTableResponse.newBuilder()
+                .setReservedThroughputDetails(described.getReservedThroughputDetails())
+                .setTableOptions(described.getTableOptions())
+                .setStreamDetails(described.getStreamDetails())
+                .build();
+    }
+
     /** The inverse of {@link #describe}, used to replay the journal. */
     static TableDescription fromDescribe(OtsInternalApi.DescribeTableResponse described) {
         OtsInternalApi.StreamDetails stream = described.getStreamDetails();

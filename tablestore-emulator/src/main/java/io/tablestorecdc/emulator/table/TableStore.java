@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +53,9 @@ public final class TableStore implements TableAccess {
 
     /** One table's state. */
     private static final class Table {
-        final TableDescription description;
+        /** Replaced by UpdateTable (under the catalog lock); read without a lock. */
+        volatile TableDescription description;
+
         final NavigableMap<PrimaryKey, StoredRow> rows = new TreeMap<>(PrimaryKeyOrder.INSTANCE);
         final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
         boolean deleted;
@@ -101,6 +104,11 @@ public final class TableStore implements TableAccess {
         }
 
         @Override
+        public void updated(TableDescription table) throws EmulatorError {
+            table(table.name()).description = table;
+        }
+
+        @Override
         public void written(
                 String tableName,
                 StreamRecord.RecordType type,
@@ -132,6 +140,24 @@ public final class TableStore implements TableAccess {
         synchronized (catalogLock) {
             tables.put(description.name(), new Table(description));
             listeners.forEach(l -> notifySafely(() -> l.onTableCreated(description.meta())));
+        }
+    }
+
+    /**
+     * Applies an UpdateTable: the table's options and stream settings become {@code updated}'s (its
+     * schema and rows stay), durably before the answer.
+     *
+     * @param change the table as it is after the update, from the table as it is
+     * @return the table as it is after the update
+     */
+    public TableDescription updateTable(String name, UnaryOperator<TableDescription> change)
+            throws EmulatorError {
+        synchronized (catalogLock) {
+            Table table = table(name);
+            TableDescription updated = change.apply(table.description);
+            journal(j -> j.appendUpdated(updated));
+            table.description = updated;
+            return updated;
         }
     }
 

@@ -137,6 +137,19 @@ class EmulatorCliITCase {
         Result listed =
                 cliWithEnv(Map.of(EmulatorCli.ENDPOINT_ENV, emulator.endpoint()), "list-tables");
         assertThat(listed.code()).isZero();
+        assertThat(listed.err()).isEmpty();
+    }
+
+    @Test
+    void theFormerVariableStillWorksAndNamesTheNewOne() {
+        Result listed =
+                cliWithEnv(
+                        Map.of(EmulatorCli.OLD_ENDPOINT_ENV, emulator.endpoint()), "list-tables");
+        assertThat(listed.code()).isZero();
+        assertThat(listed.err())
+                .contains(
+                        "TABLESTORE_EMULATOR_ENDPOINT is deprecated: set TABLESTORE_ENDPOINT"
+                                + " instead");
     }
 
     @Test

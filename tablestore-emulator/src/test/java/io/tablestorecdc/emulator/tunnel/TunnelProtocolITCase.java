@@ -16,6 +16,8 @@ import com.alicloud.openservices.tablestore.model.StreamRecord;
 import com.alicloud.openservices.tablestore.model.StreamSpecification;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
+import com.alicloud.openservices.tablestore.model.UpdateTableRequest;
+import com.alicloud.openservices.tablestore.model.UpdateTableResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelType;
@@ -205,6 +207,72 @@ class TunnelProtocolITCase {
         assertThat(v.getColumnType()).isEqualTo(RecordColumn.ColumnType.PUT);
         assertThat(v.getColumn().getTimestamp())
                 .isEqualTo(records.get(0).getColumns().get(0).getColumn().getTimestamp());
+    }
+
+    @Test
+    void originColumnsSetByUpdateTableApplyToTheChangesAfterIt() {
+        String table = "origin_later_t" + System.nanoTime();
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.STRING);
+        CreateTableRequest create = new CreateTableRequest(meta, new TableOptions(-1, 1));
+        create.setStreamSpecification(new StreamSpecification(true, 24));
+        bed.sync().createTable(create);
+        String tunnelId = bed.createTunnel(table, "o", TunnelType.Stream);
+        bed.put(table, "a", cell("v", 1));
+        bed.update(table, "a", cell("v", 2)); // no origin columns yet: no before-image
+
+        UpdateTableRequest update = new UpdateTableRequest(table);
+        StreamSpecification stream = new StreamSpecification(true, 24);
+        stream.addOriginColumnsToGet(new String[] {"v"});
+        update.setStreamSpecification(stream);
+        UpdateTableResponse answer = bed.sync().updateTable(update);
+        bed.update(table, "a", cell("v", 3)); // v=2 before
+
+        assertThat(answer.getStreamDetails().getOriginColumnsToGet()).containsExactly("v");
+        assertThat(
+                        bed.sync()
+                                .describeTable(new DescribeTableRequest(table))
+                                .getStreamDetails()
+                                .getOriginColumnsToGet())
+                .containsExactly("v");
+        Client client = new Client(tunnelId);
+        client.heartbeat();
+        List<StreamRecord> records = client.read("p-0", client.checkpointOf("p-0")).getRecords();
+        assertThat(records)
+                .extracting(BeforeImage::of)
+                .containsExactly(
+                        new BeforeImage("a", StreamRecord.RecordType.PUT, Map.of()),
+                        new BeforeImage("a", StreamRecord.RecordType.UPDATE, Map.of()),
+                        new BeforeImage("a", StreamRecord.RecordType.UPDATE, Map.of("v", 2L)));
+    }
+
+    @Test
+    void updateTableChangesTheOptionsItNamesAndRefusesAnEmptyChange() {
+        String table = bed.newTable("update_t");
+        UpdateTableRequest options = new UpdateTableRequest(table);
+        options.setTableOptionsForUpdate(new TableOptions(86_400 * 7, 3));
+        UpdateTableResponse answer = bed.sync().updateTable(options);
+
+        assertThat(answer.getTableOptions().getTimeToLive()).isEqualTo(86_400 * 7);
+        TableOptions described =
+                bed.sync().describeTable(new DescribeTableRequest(table)).getTableOptions();
+        assertThat(described.getTimeToLive()).isEqualTo(86_400 * 7);
+        assertThat(described.getMaxVersions()).isEqualTo(3);
+        assertThatThrownBy(() -> bed.sync().updateTable(new UpdateTableRequest(table)))
+                .isInstanceOf(TableStoreException.class)
+                .hasMessageContaining("changes nothing");
+        assertThatThrownBy(() -> bed.sync().updateTable(options("missing_" + System.nanoTime())))
+                .isInstanceOf(TableStoreException.class)
+                .satisfies(
+                        e ->
+                                assertThat(((TableStoreException) e).getErrorCode())
+                                        .isEqualTo("OTSObjectNotExist"));
+    }
+
+    private static UpdateTableRequest options(String table) {
+        UpdateTableRequest request = new UpdateTableRequest(table);
+        request.setTableOptionsForUpdate(new TableOptions(-1, 2));
+        return request;
     }
 
     /** A record's key, type and the origin columns it carries, as the SDK parsed them. */

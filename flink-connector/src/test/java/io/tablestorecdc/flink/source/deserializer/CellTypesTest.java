@@ -32,7 +32,7 @@ class CellTypesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'created'")
                 .hasMessageContaining("TIMESTAMP(3)")
-                .hasMessageContaining("use STRING, BIGINT");
+                .hasMessageContaining("use STRING, VARCHAR(n), CHAR(n), BIGINT");
     }
 
     private static LogicalType type(org.apache.flink.table.types.DataType dataType) {
