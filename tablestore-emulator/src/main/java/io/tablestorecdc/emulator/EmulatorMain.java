@@ -9,17 +9,18 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs the emulator as a standalone process: {@code java -jar tablestore-emulator.jar [--port N]
  * [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]
- * [--idle-timeout-ms MS] [--load FILE]}. Prints one "ready" line on stdout once it serves (and has
- * loaded the file), then runs until killed. With a command first ({@code create-table}, {@code
- * put}, {@code scan}, ...) it is the command line of a running emulator instead ({@link
- * EmulatorCli}).
+ * [--idle-timeout-ms MS] [--batch-write-repeated-keys refuse|accept] [--load FILE]}. Prints one
+ * "ready" line on stdout once it serves (and has loaded the file), then runs until killed. With a
+ * command first ({@code create-table}, {@code put}, {@code scan}, ...) it is the command line of a
+ * running emulator instead ({@link EmulatorCli}).
  */
 public final class EmulatorMain {
 
     private static final String USAGE =
             "usage: java -jar tablestore-emulator.jar [--port N]"
                     + " [--instance NAME] [--access-key-id ID] [--access-key-secret SECRET] [--data-dir DIR]"
-                    + " [--idle-timeout-ms MS] [--load FILE]\n"
+                    + " [--idle-timeout-ms MS] [--batch-write-repeated-keys refuse|accept]"
+                    + " [--load FILE]\n"
                     + "   or: java -jar tablestore-emulator.jar <command> --endpoint URL ... (run"
                     + " 'java -jar tablestore-emulator.jar help' for the commands)";
 
@@ -78,12 +79,24 @@ public final class EmulatorMain {
                 case "--access-key-secret" -> builder.accessKeySecret(value);
                 case "--data-dir" -> builder.dataDir(java.nio.file.Path.of(value));
                 case "--load" -> load = Optional.of(Path.of(value));
+                case "--batch-write-repeated-keys" ->
+                        builder.batchWriteRepeatedKeys(parseChoice(flag, value));
                 case "--idle-timeout-ms" ->
                         builder.idleTimeout(java.time.Duration.ofMillis(parseNumber(flag, value)));
                 default -> throw new IllegalArgumentException("Unknown option " + flag);
             }
         }
         return load;
+    }
+
+    private static boolean parseChoice(String flag, String value) {
+        return switch (value) {
+            case "accept" -> true;
+            case "refuse" -> false;
+            default ->
+                    throw new IllegalArgumentException(
+                            flag + " takes refuse (the default) or accept, got '" + value + "'");
+        };
     }
 
     private static int parsePort(String value) {

@@ -50,7 +50,7 @@ public final class TablestoreEmulator implements AutoCloseable {
         this.server =
                 new EmulatorServer(instanceName, Map.of(accessKeyId, accessKeySecret), faults);
         server.idleTimeout(b.idleTimeout);
-        new TableApi(tables).registerWith(server);
+        new TableApi(tables, b.batchWriteRepeatedKeys).registerWith(server);
         this.rowCounts = RowCounts.install(tables, server);
         this.tunnels = installTunnelService();
     }
@@ -205,8 +205,22 @@ public final class TablestoreEmulator implements AutoCloseable {
         private String accessKeySecret = DEFAULT_ACCESS_KEY_SECRET;
         private Optional<Path> dataDir = Optional.empty();
         private Duration idleTimeout = EmulatorServer.DEFAULT_IDLE_TIMEOUT;
+        private boolean batchWriteRepeatedKeys;
 
         private Builder() {}
+
+        /**
+         * Whether a BatchWriteRow may name one row of a table more than once. By default (false)
+         * the whole request is refused with {@code OTSParameterInvalid}, as the service's
+         * BatchWriteRow reference states; with true the rows are applied in request order, the
+         * later change over the earlier, as tests written against some service versions expect. The
+         * connectors' writers never send a key twice in one request, so they behave the same either
+         * way.
+         */
+        public Builder batchWriteRepeatedKeys(boolean accepted) {
+            this.batchWriteRepeatedKeys = accepted;
+            return this;
+        }
 
         /**
          * How long a kept-alive connection may stay idle before the emulator closes it (default

@@ -70,5 +70,14 @@ class TablestoreEmulatorTest {
         assertThatThrownBy(
                         () -> EmulatorMain.parse(new String[] {"--idle-timeout-ms", "0"}, builder))
                 .hasMessageContaining("idleTimeout must be positive");
+        assertThatThrownBy(
+                        () ->
+                                EmulatorMain.parse(
+                                        new String[] {"--batch-write-repeated-keys", "maybe"},
+                                        builder))
+                .hasMessage(
+                        "--batch-write-repeated-keys takes refuse (the default) or accept, got"
+                                + " 'maybe'");
+        EmulatorMain.parse(new String[] {"--batch-write-repeated-keys", "accept"}, builder);
     }
 }

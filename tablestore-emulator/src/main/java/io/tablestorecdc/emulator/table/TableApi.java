@@ -41,9 +41,19 @@ public final class TableApi implements ActionHandler {
                     "ComputeSplitPointsBySize");
 
     private final TableStore store;
+    private final boolean repeatedKeysAccepted;
 
     public TableApi(TableStore store) {
+        this(store, false);
+    }
+
+    /**
+     * @param repeatedKeysAccepted whether a BatchWriteRow may name one row twice (applied in order)
+     *     instead of being refused as a whole
+     */
+    public TableApi(TableStore store, boolean repeatedKeysAccepted) {
         this.store = store;
+        this.repeatedKeysAccepted = repeatedKeysAccepted;
     }
 
     /** Registers this handler for every table action. */
@@ -319,6 +329,9 @@ public final class TableApi implements ActionHandler {
                             + ", data size: "
                             + bytes
                             + ".");
+        }
+        if (repeatedKeysAccepted) {
+            return;
         }
         for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
             Set<PrimaryKey> keys = new java.util.HashSet<>();

@@ -427,6 +427,47 @@ class TableApiITCase {
     }
 
     @Test
+    void withRepeatedKeysAcceptedABatchAppliesEachRowInRequestOrder() {
+        try (TablestoreEmulator lenient =
+                TablestoreEmulator.builder().batchWriteRepeatedKeys(true).build().start()) {
+            SyncClient other = lenient.newSyncClient();
+            try {
+                String table = newTable(other);
+                BatchWriteRowRequest batch = new BatchWriteRowRequest();
+                RowPutChange first = new RowPutChange(table, key("twice", 1));
+                first.addColumn(col("c", 1));
+                RowUpdateChange second = new RowUpdateChange(table, key("twice", 1));
+                second.put(col("d", 2));
+                RowPutChange third = new RowPutChange(table, key("thrice", 1));
+                third.addColumn(col("c", 3));
+                RowDeleteChange fourth = new RowDeleteChange(table, key("thrice", 1));
+                batch.addRowChange(first);
+                batch.addRowChange(second);
+                batch.addRowChange(third);
+                batch.addRowChange(fourth);
+
+                assertThat(other.batchWriteRow(batch).isAllSucceed()).isTrue();
+                Row row =
+                        other.getRow(new GetRowRequest(criteria(table, key("twice", 1)))).getRow();
+                assertThat(row.getLatestColumn("c").getValue().asLong()).isEqualTo(1);
+                assertThat(row.getLatestColumn("d").getValue().asLong()).isEqualTo(2);
+                assertThat(
+                                other.getRow(new GetRowRequest(criteria(table, key("thrice", 1))))
+                                        .getRow())
+                        .isNull();
+            } finally {
+                other.shutdown();
+            }
+        }
+    }
+
+    private static SingleRowQueryCriteria criteria(String table, PrimaryKey key) {
+        SingleRowQueryCriteria criteria = new SingleRowQueryCriteria(table, key);
+        criteria.setMaxVersions(1);
+        return criteria;
+    }
+
+    @Test
     void batchWriteRowOverTheServiceLimitsIsRefusedWhole() {
         String table = newTable(client);
         BatchWriteRowRequest batch = new BatchWriteRowRequest();
