@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.Cell;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord.Action;
@@ -14,7 +15,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * the metadata names (a value's text in the map is {@link
  * io.tablestorecdc.checkpoint.model.CellText}).
  */
-final class CellRules {
+@Internal
+public final class CellRules {
 
     static final UTF8String[] ACTION_NAMES = utf8Names(Action.values());
     static final UTF8String[] OPERATION_NAMES = utf8Names(ColumnOperation.values());
@@ -36,7 +38,7 @@ final class CellRules {
      * Whether {@code value} fits a column declared as {@code type}: the same type, or an integer
      * into a narrower integer type or a double that holds it exactly.
      */
-    static boolean fits(Cell value, DataType type) {
+    public static boolean fits(Cell value, DataType type) {
         return switch (value.type()) {
             case STRING -> is(type, DataTypes.StringType);
             case DOUBLE -> is(type, DataTypes.DoubleType);
@@ -50,7 +52,7 @@ final class CellRules {
      * The Catalyst value of {@code value} as a column of {@code type}, or {@code noFit} when it
      * does not fit (see {@link #fits}).
      */
-    static Object catalystAs(CellValue value, DataType type, Object noFit) {
+    public static Object catalystAs(CellValue value, DataType type, Object noFit) {
         if (!fits(value, type)) {
             return noFit;
         }

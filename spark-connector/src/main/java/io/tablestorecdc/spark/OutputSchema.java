@@ -66,10 +66,10 @@ public final class OutputSchema implements Serializable {
                     .add("timestamp", DataTypes.LongType, false)
                     .add("row_index", DataTypes.IntegerType, false);
 
-    static final DataType STRING_MAP =
+    public static final DataType STRING_MAP =
             DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false);
 
-    static final List<DataType> ATTRIBUTE_TYPES = SparkTypes.READABLE;
+    public static final List<DataType> ATTRIBUTE_TYPES = SparkTypes.READABLE;
 
     private final List<PrimaryKeyColumn> primaryKey;
     private final Set<String> optionalKey;
@@ -237,7 +237,7 @@ public final class OutputSchema implements Serializable {
                 + names;
     }
 
-    static DataType primaryKeyType(CellValue.Type type) {
+    public static DataType primaryKeyType(CellValue.Type type) {
         return switch (type) {
             case STRING -> DataTypes.StringType;
             case INTEGER -> DataTypes.LongType;

@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +14,8 @@ import org.apache.spark.sql.types.DataTypes;
  * rule of the {@code tablestore-cdc} source, the batch read and the {@code tablestore} sink. The
  * docs' type table is generated from it, and a test holds every converter to it.
  */
-final class SparkTypes {
+@Internal
+public final class SparkTypes {
 
     /** When a reader takes a cell of a given type into a column. */
     enum Accepts {
@@ -101,7 +103,7 @@ final class SparkTypes {
     }
 
     /** Whether a primary-key column of {@code type} holds key values of {@code keyType}. */
-    static boolean keyFits(CellValue.Type keyType, DataType type) {
+    public static boolean keyFits(CellValue.Type keyType, DataType type) {
         return mapping(type).filter(m -> m.key() && m.writes() == keyType).isPresent();
     }
 

@@ -45,18 +45,18 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
 import org.apache.spark.sql.streaming.Trigger;
 
 /** An embedded emulator, a local SparkSession, and helpers to write rows and run queries. */
-final class CdcTestBed implements AutoCloseable {
+public final class CdcTestBed implements AutoCloseable {
 
-    static final String SECRET = "s3cr3t-Emulator-Key-9Qx7";
+    public static final String SECRET = "s3cr3t-Emulator-Key-9Qx7";
     private final EmulatorBed bed =
             EmulatorBed.start(TablestoreEmulator.builder().accessKeySecret(SECRET));
-    final TablestoreEmulator emulator;
-    final SyncClient sync;
+    public final TablestoreEmulator emulator;
+    public final SyncClient sync;
     private final TunnelClient tunnels;
-    final SparkSession spark;
+    public final SparkSession spark;
     private final TriggerCounter triggers = new TriggerCounter();
 
-    CdcTestBed() {
+    public CdcTestBed() {
         emulator = bed.emulator();
         // No write retry: a retried put the server had applied would reach the stream twice, and
         // these tests count duplicates (the bed's writes are applied once).
@@ -76,12 +76,12 @@ final class CdcTestBed implements AutoCloseable {
     }
 
     /** A new table with primary key (id STRING). */
-    String newTable() {
+    public String newTable() {
         return bed.newTable("cdc_t");
     }
 
     /** A new table with primary key (id STRING), named {@code prefix} and a number. */
-    String newTable(String prefix) {
+    public String newTable(String prefix) {
         return bed.newTable(prefix);
     }
 
@@ -93,7 +93,7 @@ final class CdcTestBed implements AutoCloseable {
         return bed.newTableWithBeforeImages("cdc_t", originColumns);
     }
 
-    static PrimaryKey key(String id) {
+    public static PrimaryKey key(String id) {
         return EmulatorBed.key(id);
     }
 
@@ -126,26 +126,26 @@ final class CdcTestBed implements AutoCloseable {
         bed.createTunnel(table, tunnel, type);
     }
 
-    void put(String table, String id, long qty, String name) {
+    public void put(String table, String id, long qty, String name) {
         RowPutChange change = new RowPutChange(table, key(id));
         change.addColumn(new Column("qty", ColumnValue.fromLong(qty)));
         change.addColumn(new Column("name", ColumnValue.fromString(name)));
         AppliedOnceWrites.put(sync, change);
     }
 
-    void updateQtyDeleteName(String table, String id, long qty) {
+    public void updateQtyDeleteName(String table, String id, long qty) {
         RowUpdateChange change = new RowUpdateChange(table, key(id));
         change.put(new Column("qty", ColumnValue.fromLong(qty)));
         change.deleteColumns("name");
         AppliedOnceWrites.update(sync, change);
     }
 
-    void delete(String table, String id) {
+    public void delete(String table, String id) {
         bed.delete(table, id);
     }
 
     /** A reader that creates a stream tunnel from the table's first change. */
-    DataStreamReader reader(String table, String tunnel) {
+    public DataStreamReader reader(String table, String tunnel) {
         return baseReader(table, tunnel)
                 .option("tunnel.create", "stream")
                 .option("tunnel.start", "earliest");
@@ -194,7 +194,7 @@ final class CdcTestBed implements AutoCloseable {
         }
     }
 
-    static Path checkpointDir() {
+    public static Path checkpointDir() {
         try {
             return Files.createTempDirectory("tablestore-cdc-ckpt");
         } catch (java.io.IOException e) {
@@ -226,7 +226,7 @@ final class CdcTestBed implements AutoCloseable {
     }
 
     /** Waits for {@code condition}; fails at once if the query stops with an error. */
-    static void await(
+    public static void await(
             StreamingQuery query, String what, Duration timeout, BooleanSupplier condition) {
         Await.until(
                 what,

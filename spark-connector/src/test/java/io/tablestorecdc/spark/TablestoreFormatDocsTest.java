@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestorecdc.checkpoint.testing.GeneratedDocs;
 import io.tablestorecdc.checkpoint.testing.OptionTable;
+import io.tablestorecdc.spark.read.TablestoreReadOptions;
+import io.tablestorecdc.spark.sink.TablestoreWriteOptions;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

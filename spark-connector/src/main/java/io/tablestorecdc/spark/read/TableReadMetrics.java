@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import io.tablestorecdc.checkpoint.annotation.Internal;
 import org.apache.spark.sql.connector.metric.CustomMetric;

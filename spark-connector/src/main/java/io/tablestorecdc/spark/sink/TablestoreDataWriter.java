@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.sink;
 
 import io.tablestorecdc.checkpoint.write.BufferedTableWriter;
 import io.tablestorecdc.checkpoint.write.TableWriteClient;

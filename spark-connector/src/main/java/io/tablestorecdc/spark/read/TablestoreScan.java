@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import com.alicloud.openservices.tablestore.ClientException;
 import com.alicloud.openservices.tablestore.TableStoreException;
@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.table.KeyBounds;
 import io.tablestorecdc.checkpoint.table.KeyRange;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableReader;
+import io.tablestorecdc.spark.PrimaryKeyColumn;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,10 +1,11 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.spark.PrimaryKeyColumn;
 import java.util.List;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;

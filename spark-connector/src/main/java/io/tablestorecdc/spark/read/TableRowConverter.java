@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
@@ -6,6 +6,8 @@ import com.alicloud.openservices.tablestore.model.Row;
 import io.tablestorecdc.checkpoint.model.CellText;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.table.TableCells;
+import io.tablestorecdc.spark.CellRules;
+import io.tablestorecdc.spark.OutputSchema;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

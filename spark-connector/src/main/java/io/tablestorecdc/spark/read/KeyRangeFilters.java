@@ -1,9 +1,10 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import io.tablestorecdc.checkpoint.table.KeyBounds;
 import io.tablestorecdc.checkpoint.table.KeyBounds.Bound;
 import io.tablestorecdc.checkpoint.table.KeyOrder;
+import io.tablestorecdc.spark.PrimaryKeyColumn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,7 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
+import io.tablestorecdc.spark.PrimaryKeyColumn;
 import java.util.List;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -14,7 +16,8 @@ import org.apache.spark.sql.types.StructType;
  * the leading primary-key columns the key range it scans. Every filter is still applied by Spark to
  * the rows read, so a range that reads more than the filters match never changes a result.
  */
-final class TablestoreScanBuilder
+@Internal
+public final class TablestoreScanBuilder
         implements ScanBuilder,
                 SupportsPushDownRequiredColumns,
                 SupportsPushDownFilters,
@@ -30,7 +33,7 @@ final class TablestoreScanBuilder
             new KeyRangeFilters.Pushed(
                     io.tablestorecdc.checkpoint.table.KeyBounds.all(), List.of());
 
-    TablestoreScanBuilder(
+    public TablestoreScanBuilder(
             TablestoreReadOptions options, List<PrimaryKeyColumn> primaryKey, StructType schema) {
         this.options = options;
         this.primaryKey = List.copyOf(primaryKey);

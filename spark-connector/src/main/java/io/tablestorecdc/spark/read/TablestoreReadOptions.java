@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.settings.OptionSpec;
@@ -25,7 +25,7 @@ public final class TablestoreReadOptions implements Serializable {
     /** The most rows {@code read.schema.sample.rows} may sample. */
     public static final long MAX_SAMPLE_ROWS = 1_000_000;
 
-    static final OptionSpec READ_SPLIT_SIZE_SPEC =
+    public static final OptionSpec READ_SPLIT_SIZE_SPEC =
             OptionSpec.key("read.split.size")
                     .memorySizeType()
                     .defaultValue("100m")
@@ -45,7 +45,7 @@ public final class TablestoreReadOptions implements Serializable {
                                     + " attributes as the `_values` map.");
 
     /** The read's own options, declared, in the order the docs list them. */
-    static final List<OptionSpec> DECLARED =
+    public static final List<OptionSpec> DECLARED =
             List.of(READ_SPLIT_SIZE_SPEC, READ_SCHEMA_SAMPLE_ROWS_SPEC);
 
     /** About how many bytes of table data one Spark partition reads. */
@@ -53,7 +53,7 @@ public final class TablestoreReadOptions implements Serializable {
 
     /**
      * Without a user schema: how many rows, from the table's first key on, to infer typed attribute
-     * columns from; 0 reads the attributes as the {@value OutputSchema#VALUES} map.
+     * columns from; 0 reads the attributes as the {@code _values} map.
      */
     public static final String READ_SCHEMA_SAMPLE_ROWS = READ_SCHEMA_SAMPLE_ROWS_SPEC.key();
 

@@ -1,5 +1,6 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.sink;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
@@ -9,6 +10,7 @@ import io.tablestorecdc.checkpoint.write.RowWrite;
 import io.tablestorecdc.checkpoint.write.TableWriteClient.KeyColumn;
 import io.tablestorecdc.checkpoint.write.TablestoreWriteException;
 import io.tablestorecdc.checkpoint.write.WriteMode;
+import io.tablestorecdc.spark.SparkTypes;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,11 +32,12 @@ import org.apache.spark.sql.types.StructType;
  * deleted columns from untouched ones, {@code _seq} ordering a key's changes). Built and checked on
  * the driver against the table's primary key; used on the executors.
  */
-final class SparkRowWriteConverter implements Serializable {
+@Internal
+public final class SparkRowWriteConverter implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    enum Kind {
+    public enum Kind {
         STRING,
         LONG,
         INT,
@@ -59,7 +62,7 @@ final class SparkRowWriteConverter implements Serializable {
      * @throws IllegalArgumentException when the schema lacks a primary-key column, or a column's
      *     type cannot be written, naming the column and the fix
      */
-    SparkRowWriteConverter(
+    public SparkRowWriteConverter(
             StructType schema, List<KeyColumn> tableKey, WriteMode mode, String table) {
         StructField[] fields = schema.fields();
         this.names = new String[fields.length];
@@ -156,7 +159,7 @@ final class SparkRowWriteConverter implements Serializable {
         return "(" + String.join(", ", parts) + ")";
     }
 
-    static Kind kind(String name, DataType type) {
+    public static Kind kind(String name, DataType type) {
         if (type.equals(DataTypes.StringType)) {
             return Kind.STRING;
         } else if (type.equals(DataTypes.LongType)) {

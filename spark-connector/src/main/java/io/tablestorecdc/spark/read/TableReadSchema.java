@@ -1,7 +1,10 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.table.SampledColumns;
+import io.tablestorecdc.spark.OutputSchema;
+import io.tablestorecdc.spark.PrimaryKeyColumn;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,14 +23,15 @@ import org.apache.spark.sql.types.StructType;
  * OutputSchema#VALUES} map of every attribute value as a string. Without a user schema the read has
  * the map layout: Tablestore tables have no fixed attribute columns.
  */
-final class TableReadSchema {
+@Internal
+public final class TableReadSchema {
 
     private TableReadSchema() {}
 
     /**
      * The schema without a user schema: the primary key, then the {@value OutputSchema#VALUES} map.
      */
-    static StructType inferred(List<PrimaryKeyColumn> primaryKey) {
+    public static StructType inferred(List<PrimaryKeyColumn> primaryKey) {
         StructType schema = new StructType();
         for (PrimaryKeyColumn pk : primaryKey) {
             schema = schema.add(pk.name(), OutputSchema.primaryKeyType(pk.type()), false);
@@ -39,7 +43,7 @@ final class TableReadSchema {
      * The schema inferred from sampled rows: the primary key, then each attribute column the sample
      * holds, by name, typed as its values are (see {@link SampledColumns}).
      */
-    static StructType sampled(List<PrimaryKeyColumn> primaryKey, SampledColumns sample) {
+    public static StructType sampled(List<PrimaryKeyColumn> primaryKey, SampledColumns sample) {
         StructType schema = new StructType();
         for (PrimaryKeyColumn pk : primaryKey) {
             schema = schema.add(pk.name(), OutputSchema.primaryKeyType(pk.type()), false);
@@ -65,7 +69,7 @@ final class TableReadSchema {
      *
      * @throws IllegalArgumentException naming each column that cannot be read and the fix
      */
-    static void check(List<PrimaryKeyColumn> primaryKey, StructType given, String table) {
+    public static void check(List<PrimaryKeyColumn> primaryKey, StructType given, String table) {
         Map<String, DataType> keys = new LinkedHashMap<>();
         primaryKey.forEach(pk -> keys.put(pk.name(), OutputSchema.primaryKeyType(pk.type())));
         List<String> problems = new ArrayList<>();

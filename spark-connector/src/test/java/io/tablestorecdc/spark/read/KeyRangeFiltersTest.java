@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.table.KeyBounds;
 import io.tablestorecdc.checkpoint.table.KeyBounds.Bound;
+import io.tablestorecdc.spark.PrimaryKeyColumn;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.sources.And;

@@ -1,5 +1,6 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.sink;
 
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.write.BatchWrite;
@@ -15,12 +16,13 @@ import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
  * driver: each task has written its rows when it commits, and writing them again (a retried task, a
  * re-run epoch) gives the same table, so epochs are idempotent by key.
  */
-final class TablestoreWrite implements Write {
+@Internal
+public final class TablestoreWrite implements Write {
 
     private final TablestoreWriteOptions options;
     private final SparkRowWriteConverter converter;
 
-    TablestoreWrite(TablestoreWriteOptions options, SparkRowWriteConverter converter) {
+    public TablestoreWrite(TablestoreWriteOptions options, SparkRowWriteConverter converter) {
         this.options = options;
         this.converter = converter;
     }

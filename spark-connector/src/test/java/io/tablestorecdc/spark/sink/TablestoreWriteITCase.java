@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,6 +14,7 @@ import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import io.tablestorecdc.emulator.AppliedOnceWrites;
 import io.tablestorecdc.emulator.server.Faults;
+import io.tablestorecdc.spark.CdcTestBed;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.sink;
 
 import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.settings.OptionSpec;
@@ -31,7 +31,7 @@ public final class TablestoreWriteOptions implements Serializable {
     public static final String WRITE_MAX_RETRIES = WriteOption.MAX_RETRIES.spark().key();
 
     /** The write's own options, declared, in the order the docs list them. */
-    static final List<OptionSpec> DECLARED =
+    public static final List<OptionSpec> DECLARED =
             List.of(
                     WriteOption.MODE.spark(),
                     WriteOption.IGNORE_DELETE.spark(),

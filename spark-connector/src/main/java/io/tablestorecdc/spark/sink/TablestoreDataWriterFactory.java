@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.sink;
 
 import io.tablestorecdc.checkpoint.write.SdkTableWriteClient;
 import org.apache.spark.sql.catalyst.InternalRow;

@@ -1,4 +1,4 @@
-package io.tablestorecdc.spark;
+package io.tablestorecdc.spark.read;
 
 import io.tablestorecdc.checkpoint.table.KeyRange;
 import io.tablestorecdc.checkpoint.table.KeyRangeCodec;
