@@ -58,6 +58,21 @@ class CheckpointCommitsTest {
         assertThat(commits.metaWrite(TUNNEL).orElseThrow().adoptions()).isEmpty();
     }
 
+    @Test
+    void aCheckpointThatMovedNothingWritesNothing() {
+        CheckpointCommits commits = new CheckpointCommits();
+        commits.committed(positions(4, 0));
+        commits.metaWritten(commits.metaWrite(TUNNEL).orElseThrow());
+
+        commits.committed(positions(4, 0)); // an idle stream: every reader at the same position
+        assertThat(commits.metaWrite(TUNNEL)).as("an idle stream adds no meta rows").isEmpty();
+        commits.committed(List.of());
+        assertThat(commits.metaWrite(TUNNEL)).isEmpty();
+
+        commits.committed(List.of(split("ch-0002", 1)));
+        assertThat(commits.metaWrite(TUNNEL)).as("one channel moved").isPresent();
+    }
+
     private static List<ChannelSplit> positions(int channels, int step) {
         List<ChannelSplit> splits = new ArrayList<>();
         IntStream.range(0, channels)
