@@ -34,6 +34,7 @@ public final class CellValue implements Cell {
         this.utf8 = utf8;
     }
 
+    /** A STRING cell. */
     public static CellValue ofString(String value) {
         return new CellValue(Type.STRING, value);
     }
@@ -46,18 +47,22 @@ public final class CellValue implements Cell {
         return new CellValue(Type.STRING, value, Objects.requireNonNull(utf8, "utf8"));
     }
 
+    /** An INTEGER cell (Tablestore integers are 64-bit). */
     public static CellValue ofInteger(long value) {
         return new CellValue(Type.INTEGER, value);
     }
 
+    /** A DOUBLE cell. */
     public static CellValue ofDouble(double value) {
         return new CellValue(Type.DOUBLE, value);
     }
 
+    /** A BOOLEAN cell. */
     public static CellValue ofBoolean(boolean value) {
         return new CellValue(Type.BOOLEAN, value);
     }
 
+    /** A BINARY cell holding a copy of {@code value}. */
     public static CellValue ofBinary(byte[] value) {
         return new CellValue(Type.BINARY, value.clone());
     }
@@ -104,6 +109,7 @@ public final class CellValue implements Cell {
         return (Boolean) expect(Type.BOOLEAN);
     }
 
+    /** A copy of a BINARY cell's bytes; any other type throws {@link IllegalStateException}. */
     public byte[] asBinary() {
         return binaryView().clone();
     }

@@ -12,6 +12,7 @@ import java.util.Comparator;
 public record SequenceInfo(int epoch, long timestampMicros, int rowIndex)
         implements Comparable<SequenceInfo> {
 
+    /** No order of its own (base data, or an input without one): arrival order counts. */
     public static final SequenceInfo NONE = new SequenceInfo(0, 0L, 0);
 
     private static final Comparator<SequenceInfo> ORDER =
@@ -19,6 +20,7 @@ public record SequenceInfo(int epoch, long timestampMicros, int rowIndex)
                     .thenComparingLong(SequenceInfo::timestampMicros)
                     .thenComparingInt(SequenceInfo::rowIndex);
 
+    /** Whether this is a real position in a stream, not {@link #NONE}. */
     public boolean isPresent() {
         return !equals(NONE);
     }

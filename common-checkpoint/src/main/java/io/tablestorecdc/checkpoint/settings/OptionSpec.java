@@ -113,6 +113,7 @@ public final class OptionSpec implements Serializable {
         return key;
     }
 
+    /** The type of the option's value. */
     public Type type() {
         return type;
     }
@@ -140,6 +141,7 @@ public final class OptionSpec implements Serializable {
         return secret;
     }
 
+    /** What the option does, as the docs' tables show it (Markdown code spans and links). */
     public String description() {
         return description;
     }

@@ -45,14 +45,17 @@ public record TunnelStart(Kind kind, Optional<Instant> at, Optional<Instant> end
         }
     }
 
+    /** The stream from the tunnel's creation on (option value {@code latest}). */
     public static TunnelStart latest() {
         return new TunnelStart(Kind.LATEST, Optional.empty(), Optional.empty());
     }
 
+    /** The stream from its oldest retained change (option value {@code earliest}). */
     public static TunnelStart earliest() {
         return new TunnelStart(Kind.EARLIEST, Optional.empty(), Optional.empty());
     }
 
+    /** The stream from the changes committed at {@code start} on. */
     public static TunnelStart at(Instant start) {
         return new TunnelStart(Kind.AT_INSTANT, Optional.of(start), Optional.empty());
     }

@@ -12,10 +12,12 @@ public final class TablestoreWriteException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** A failed write, worded for the user (never with a secret). */
     public TablestoreWriteException(String message) {
         super(message);
     }
 
+    /** A failed write and the service error behind it. */
     public TablestoreWriteException(String message, Throwable cause) {
         super(message, cause);
     }
