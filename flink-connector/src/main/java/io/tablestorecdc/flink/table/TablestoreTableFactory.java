@@ -19,6 +19,7 @@ import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
 import io.tablestorecdc.checkpoint.settings.WriteOption;
+import io.tablestorecdc.checkpoint.settings.WriteOptionValues;
 import io.tablestorecdc.checkpoint.write.TableWriteClient;
 import io.tablestorecdc.checkpoint.write.TableWriteClient.KeyColumn;
 import io.tablestorecdc.checkpoint.write.WriteMode;
@@ -117,10 +118,10 @@ public final class TablestoreTableFactory
                         + "')";
         TableConnection connection = parse(() -> connection(context, subject));
         // The sink's own options in the core too, so that a bad value reads as it does in Spark.
-        parse(() -> checkSinkOptions(context, subject));
+        WriteOptionValues write = parse(() -> sinkOptions(context, subject));
         helper.validate();
         ReadableConfig options = helper.getOptions();
-        WriteMode mode = options.get(WRITE_MODE);
+        WriteMode mode = write.mode();
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         int[] primaryKey = schema.getPrimaryKeyIndexes();
         RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
@@ -136,10 +137,10 @@ public final class TablestoreTableFactory
         TablestoreSinkBuilder<RowData> builder =
                 TablestoreSink.<RowData>builder()
                         .setConverter(converter)
-                        .setBufferFlushMaxRows(options.get(BUFFER_FLUSH_MAX_ROWS))
+                        .setBufferFlushMaxRows(write.settings().maxRows())
                         .setBufferFlushInterval(options.get(BUFFER_FLUSH_INTERVAL))
-                        .setMaxRetries(options.get(MAX_RETRIES))
-                        .setIgnoreDelete(options.get(IGNORE_DELETE));
+                        .setMaxRetries(write.settings().maxRetries())
+                        .setIgnoreDelete(write.settings().ignoreDelete());
         TablestoreSink<RowData> sink =
                 parse(() -> TablestoreDynamicTableSink.build(builder, connection, clients));
         return new TablestoreDynamicTableSink(
@@ -154,17 +155,14 @@ public final class TablestoreTableFactory
                 "docs/tablestore-table.md");
     }
 
-    private static Void checkSinkOptions(Context context, String subject) {
+    private static WriteOptionValues sinkOptions(Context context, String subject) {
         OptionValues values =
                 new OptionValues(
                         context.getCatalogTable().getOptions(),
                         key -> "add '" + key + "' = '...' to the table's WITH clause");
-        values.choice(WriteOption.MODE.flink(), WriteMode.class);
-        values.bool(WriteOption.IGNORE_DELETE.flink());
-        values.wholeNumber(WriteOption.MAX_ROWS.flink(), 0);
-        values.wholeNumber(WriteOption.MAX_RETRIES.flink(), 0);
+        WriteOptionValues write = WriteOptionValues.read(values, WriteOption::flink);
         values.throwIfAny(subject, "docs/tablestore-table.md");
-        return null;
+        return write;
     }
 
     /** The DDL's key must be the table's: same columns, same order, types that fit. */

@@ -5,6 +5,7 @@ import io.tablestorecdc.checkpoint.settings.OptionSpec;
 import io.tablestorecdc.checkpoint.settings.OptionValues;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
 import io.tablestorecdc.checkpoint.settings.WriteOption;
+import io.tablestorecdc.checkpoint.settings.WriteOptionValues;
 import io.tablestorecdc.checkpoint.write.WriteMode;
 import io.tablestorecdc.checkpoint.write.WriteSettings;
 import java.io.Serializable;
@@ -61,18 +62,9 @@ public final class TablestoreWriteOptions implements Serializable {
         OptionValues values =
                 new OptionValues(lower, key -> "set it with .option(\"" + key + "\", ...)");
         Optional<TableConnection> connection = TableConnection.read(values);
-        WriteMode mode = values.choice(WriteOption.MODE.spark(), WriteMode.class);
-        boolean ignoreDelete = values.bool(WriteOption.IGNORE_DELETE.spark());
-        int maxRows = (int) values.wholeNumber(WriteOption.MAX_ROWS.spark(), 0);
-        int maxRetries = (int) values.wholeNumber(WriteOption.MAX_RETRIES.spark(), 0);
+        WriteOptionValues write = WriteOptionValues.read(values, WriteOption::spark);
         values.throwIfAny("format(\"tablestore\")", "docs/tablestore-table.md");
-        return new TablestoreWriteOptions(
-                connection.orElseThrow(),
-                mode,
-                WriteSettings.defaults()
-                        .withMaxRows(maxRows)
-                        .withMaxRetries(maxRetries)
-                        .withIgnoreDelete(ignoreDelete));
+        return new TablestoreWriteOptions(connection.orElseThrow(), write.mode(), write.settings());
     }
 
     public TableConnection connection() {
