@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The PySpark program of docs/spark.md ("From PySpark"), which docs/getting-started.md shows too,
- * runs as written with this module's shaded jar: the page's {@code spark-submit} line of this
- * module's Spark line, in a directory where the jar is at the path the line names, against an
- * emulator whose connection is in the environment variables the program reads.
+ * The PySpark program of docs/spark.md ("From PySpark"), which docs/first-stream.md shows too, runs
+ * as written with this module's shaded jar: the page's {@code spark-submit} line of this module's
+ * Spark line, in a directory where the jar is at the path the line names, against an emulator whose
+ * connection is in the environment variables the program reads.
  *
  * <p>It needs a {@code python3} that imports {@code pyspark} of this module's Spark line (a Spark
  * 3.5 jar does not load in Spark 4, nor the reverse); where there is none, the run is reported
@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PySparkDocIT {
 
     private static final Path SPARK_PAGE = Path.of("..", "docs", "spark.md");
-    private static final Path START_PAGE = Path.of("..", "docs", "getting-started.md");
+    private static final Path START_PAGE = Path.of("..", "docs", "first-stream.md");
 
     @TempDir Path dir;
 
@@ -57,9 +57,9 @@ class PySparkDocIT {
     void bothPagesShowTheSameProgramAndEachLineNamesTheJarItsModuleBuilds() throws IOException {
         String spark = Files.readString(SPARK_PAGE, StandardCharsets.UTF_8);
         String start = Files.readString(START_PAGE, StandardCharsets.UTF_8);
-        assertThat(program(start, "## Your own Spark application in Python"))
+        assertThat(program(start, "## 7. The same in PySpark"))
                 .isEqualTo(program(spark, "## From PySpark"));
-        assertThat(commands(start, "## Your own Spark application in Python"))
+        assertThat(commands(start, "## 7. The same in PySpark"))
                 .isEqualTo(commands(spark, "## From PySpark"))
                 .hasSize(2)
                 .allMatch(c -> c.matches("spark-submit --jars \\S+-shaded\\.jar orders_cdc\\.py"))

@@ -7,7 +7,6 @@ import io.tablestorecdc.e2e.DemoSettings;
 import io.tablestorecdc.e2e.DemoSettings.Engine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -182,7 +180,8 @@ class GettingStartedDocITCase {
     @Test
     void everyFlagOfTheTableIsADemoFlag() throws Exception {
         String page = DocPages.read(PAGE);
-        String table = page.substring(page.indexOf("## Flags"), page.indexOf("## Time to a first"));
+        String table =
+                page.substring(page.indexOf("## Flags"), page.indexOf("## Against a standalone"));
         List<String> flags = new ArrayList<>();
         Matcher flag = Pattern.compile("(?m)^\\| `([^`]+)`").matcher(table);
         while (flag.find()) {
@@ -241,57 +240,6 @@ class GettingStartedDocITCase {
         assertThat(all.sourceTables()).containsExactly("t_1", "t_2");
         assertThat(all.watchEvery()).contains(Duration.ofSeconds(20));
         assertThat(all.target()).isPresent();
-    }
-
-    @Test
-    void theMeasuredStepsNameTheModulesAndTheJarOfThisBuild() throws Exception {
-        String page = DocPages.read(PAGE);
-        String steps = page.substring(page.indexOf("## Time to a first change"));
-        Matcher build = Pattern.compile("`(mvn -B -q package [^`]+)`").matcher(steps);
-        assertThat(build.find()).as("the build step").isTrue();
-        List<List<String>> calls = DocPages.invocations("mvn", build.group(1), dir);
-        assertThat(calls).hasSize(1);
-        List<String> args = calls.get(0);
-        assertThat(args).contains("package", "-DskipTests", "-am");
-        List<String> modules = Arrays.asList(args.get(args.indexOf("-pl") + 1).split(","));
-        assertThat(modules)
-                .containsExactly("tablestore-emulator", "spark-connector", "flink-connector");
-        Document root = DocPages.pom("pom.xml");
-        for (String module : modules) {
-            assertThat(DocPages.xpath(root, "/project/modules/module[.='" + module + "']"))
-                    .isEqualTo(module);
-        }
-        assertThat(steps)
-                .contains(
-                        "`java -jar "
-                                + DocPages.JAR_AS_DOCUMENTED
-                                + " --port 0` until its ready line");
-        // The jar's ready line and --port are run by
-        // theDemoRunsAgainstAStandaloneEmulatorAsWritten.
-    }
-
-    @Test
-    void theJava17FlagsAreTheBuildsAndEveryTestRunsWithThem() throws Exception {
-        String block = DocPages.block(DocPages.read(PAGE), "## Running Spark yourself", "```\n");
-        List<String> tokens =
-                new ArrayList<>(Arrays.asList(block.replace("\\\n", " ").strip().split("\\s+")));
-        assertThat(tokens.remove(0)).isEqualTo("java");
-        assertThat(tokens.subList(tokens.size() - 3, tokens.size()))
-                .containsExactly("-cp", "...", "your.Main");
-        List<String> flags = tokens.subList(0, tokens.size() - 3);
-
-        String opens = DocPages.xpath(DocPages.pom("pom.xml"), "/project/properties/java17.opens");
-        assertThat(flags).containsExactly(opens.strip().split("\\s+"));
-        assertThat(ManagementFactory.getRuntimeMXBean().getInputArguments())
-                .as("this test JVM's flags (surefire's argLine)")
-                .containsAll(flags);
-        assertThat(
-                        DocPages.xpath(
-                                pom(),
-                                "/project/build/plugins/plugin[artifactId='exec-maven-plugin']"
-                                        + "/executions/execution[id='demo']/configuration/commandlineArgs"))
-                .as("the demo's child JVM")
-                .contains("${java17.opens}");
     }
 
     @Test
