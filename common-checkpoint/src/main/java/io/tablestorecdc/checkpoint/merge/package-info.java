@@ -8,6 +8,6 @@
  * <p>Keeps invariants 5 (the committed position wins over the server's checkpoint; a channel this
  * consumer adopted before restarts at its first adoption) and 6 (the merged entries hold every
  * known channel, tombstones included), and hands invariant 4 to the gate. The invariants are listed
- * in docs/design.md; the merge rules in docs/checkpoint-flow.md.
+ * in docs/design.md, with the merge rules.
  */
 package io.tablestorecdc.checkpoint.merge;

@@ -25,7 +25,8 @@ import org.apache.spark.sql.SparkSession;
  * machine.
  *
  * <p>Usage: {@code ThroughputBenchmark [key=value ...]} (see {@link BenchSettings}). Writes {@code
- * throughput.json} and PNG charts to {@code target/bench} and prints tables.
+ * throughput.json}, the results tables of docs/benchmarks.md over it ({@code results.md}, see
+ * {@link ResultTables}) and PNG charts to {@code target/bench}, and prints tables.
  */
 public final class ThroughputBenchmark {
 
@@ -170,8 +171,20 @@ public final class ThroughputBenchmark {
         Path dir = settings.out();
         Files.createDirectories(dir);
         Path json = dir.resolve("throughput.json");
-        Files.writeString(json, JsonText.render(report));
+        String text = JsonText.render(report);
+        Files.writeString(json, text);
         say("%nwrote %s", json.toAbsolutePath());
+        StringBuilder tables = new StringBuilder();
+        for (String section : ResultTables.sections(ResultTables.parse(text))) {
+            tables.append("<!-- ").append(section).append(" -->\n");
+            tables.append(ResultTables.render(section, List.of(ResultTables.parse(text))));
+            tables.append("\n");
+        }
+        if (!tables.isEmpty()) {
+            Path md = dir.resolve("results.md");
+            Files.writeString(md, tables);
+            say("wrote %s", md.toAbsolutePath());
+        }
         for (Path png : charts.draw(dir)) {
             say("wrote %s", png.toAbsolutePath());
         }

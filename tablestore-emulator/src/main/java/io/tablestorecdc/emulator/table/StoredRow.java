@@ -30,6 +30,20 @@ record StoredRow(PrimaryKey primaryKey, SortedMap<String, Column> columns) {
     }
 
     /**
+     * The size a read of this row counts (see {@link CapacityUnits}): its primary key and the
+     * columns among {@code columnsToGet} it holds (all its columns when empty).
+     */
+    long bytesRead(Set<String> columnsToGet) {
+        return CapacityUnits.rowBytes(
+                primaryKey,
+                columnsToGet.isEmpty()
+                        ? columns.values()
+                        : columns.values().stream()
+                                .filter(c -> columnsToGet.contains(c.getName()))
+                                .toList());
+    }
+
+    /**
      * The row restricted to {@code columnsToGet} (all when empty). The primary key always comes
      * back (the SDK rejects rows without one); a row holding none of the named columns, where no
      * primary-key column was named either, counts as absent.

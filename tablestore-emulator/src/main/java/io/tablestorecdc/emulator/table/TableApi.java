@@ -156,7 +156,7 @@ public final class TableApi implements ActionHandler {
                         request.getReturnContent());
         Optional<Row> returned = store.write(request.getTableName(), write);
         return OtsInternalApi.PutRowResponse.newBuilder()
-                .setConsumed(consumed(0, 1))
+                .setConsumed(consumed(CapacityUnits.ofWrite(write)))
                 .setRow(PlainBufferCodec.encodeRow(returned))
                 .build();
     }
@@ -170,7 +170,7 @@ public final class TableApi implements ActionHandler {
                         request.getReturnContent());
         Optional<Row> returned = store.write(request.getTableName(), write);
         return OtsInternalApi.UpdateRowResponse.newBuilder()
-                .setConsumed(consumed(0, 1))
+                .setConsumed(consumed(CapacityUnits.ofWrite(write)))
                 .setRow(PlainBufferCodec.encodeRow(returned))
                 .build();
     }
@@ -184,7 +184,7 @@ public final class TableApi implements ActionHandler {
                         request.getReturnContent());
         Optional<Row> returned = store.write(request.getTableName(), write);
         return OtsInternalApi.DeleteRowResponse.newBuilder()
-                .setConsumed(consumed(0, 1))
+                .setConsumed(consumed(CapacityUnits.ofWrite(write)))
                 .setRow(PlainBufferCodec.encodeRow(returned))
                 .build();
     }
@@ -228,7 +228,7 @@ public final class TableApi implements ActionHandler {
     }
 
     private MessageLite getRow(OtsInternalApi.GetRowRequest request) throws EmulatorError {
-        Optional<Row> row =
+        RowRead read =
                 store.getRow(
                         request.getTableName(),
                         PlainBufferCodec.primaryKey(request.getPrimaryKey()),
@@ -237,8 +237,8 @@ public final class TableApi implements ActionHandler {
                                 ? Optional.of(RowFilter.parse(request.getFilter()))
                                 : Optional.empty());
         return OtsInternalApi.GetRowResponse.newBuilder()
-                .setConsumed(consumed(1, 0))
-                .setRow(PlainBufferCodec.encodeRow(row))
+                .setConsumed(consumed(CapacityUnits.ofRead(read.bytesRead())))
+                .setRow(PlainBufferCodec.encodeRow(read.row()))
                 .build();
     }
 
@@ -260,7 +260,7 @@ public final class TableApi implements ActionHandler {
         RangePage page = store.getRange(request.getTableName(), query);
         OtsInternalApi.GetRangeResponse.Builder out =
                 OtsInternalApi.GetRangeResponse.newBuilder()
-                        .setConsumed(consumed(1, 0))
+                        .setConsumed(consumed(CapacityUnits.ofRead(page.bytesRead())))
                         .setRows(PlainBufferCodec.encodeRows(page.rows()));
         page.nextStart()
                 .ifPresent(k -> out.setNextStartPrimaryKey(PlainBufferCodec.encodePrimaryKey(k)));
@@ -356,6 +356,11 @@ public final class TableApi implements ActionHandler {
         }
     }
 
+    /**
+     * Applies one row of a BatchWriteRow. A row whose condition fails carries the error and the
+     * capacity the check consumed (the SDK does not surface it for failed rows); a row refused for
+     * another reason carries the error alone.
+     */
     private OtsInternalApi.RowInBatchWriteRowResponse batchWriteOne(
             String table, OtsInternalApi.RowInBatchWriteRowRequest row) {
         try {
@@ -369,14 +374,18 @@ public final class TableApi implements ActionHandler {
             OtsInternalApi.RowInBatchWriteRowResponse.Builder ok =
                     OtsInternalApi.RowInBatchWriteRowResponse.newBuilder()
                             .setIsOk(true)
-                            .setConsumed(consumed(0, 1));
+                            .setConsumed(consumed(CapacityUnits.ofWrite(write)));
             returned.ifPresent(r -> ok.setRow(PlainBufferCodec.encodeRow(returned)));
             return ok.build();
         } catch (EmulatorError e) {
-            return OtsInternalApi.RowInBatchWriteRowResponse.newBuilder()
-                    .setIsOk(false)
-                    .setError(error(e))
-                    .build();
+            OtsInternalApi.RowInBatchWriteRowResponse.Builder failed =
+                    OtsInternalApi.RowInBatchWriteRowResponse.newBuilder()
+                            .setIsOk(false)
+                            .setError(error(e));
+            if (e.code().equals(TableStore.CONDITION_CHECK_FAIL)) {
+                failed.setConsumed(consumed(CapacityUnits.Consumed.CONDITION_FAILED));
+            }
+            return failed.build();
         }
     }
 
@@ -423,7 +432,7 @@ public final class TableApi implements ActionHandler {
         List<PrimaryKeyValue> points = store.splitPoints(table, splitBytes, limit);
         OtsInternalApi.ComputeSplitPointsBySizeResponse.Builder out =
                 OtsInternalApi.ComputeSplitPointsBySizeResponse.newBuilder()
-                        .setConsumed(consumed(1, 0));
+                        .setConsumed(consumed(new CapacityUnits.Consumed(1, 0)));
         for (PrimaryKeySchema pk : schema) {
             out.addSchema(
                     OtsInternalApi.PrimaryKeySchema.newBuilder()
@@ -481,13 +490,13 @@ public final class TableApi implements ActionHandler {
     private OtsInternalApi.RowInBatchGetRowResponse batchGetOne(
             String table, ByteString key, Set<String> columns) {
         try {
-            Optional<Row> row =
+            RowRead read =
                     store.getRow(
                             table, PlainBufferCodec.primaryKey(key), columns, Optional.empty());
             return OtsInternalApi.RowInBatchGetRowResponse.newBuilder()
                     .setIsOk(true)
-                    .setConsumed(consumed(1, 0))
-                    .setRow(PlainBufferCodec.encodeRow(row))
+                    .setConsumed(consumed(CapacityUnits.ofRead(read.bytesRead())))
+                    .setRow(PlainBufferCodec.encodeRow(read.row()))
                     .build();
         } catch (EmulatorError e) {
             return OtsInternalApi.RowInBatchGetRowResponse.newBuilder()
@@ -504,10 +513,12 @@ public final class TableApi implements ActionHandler {
                 .build();
     }
 
-    private static OtsInternalApi.ConsumedCapacity consumed(int read, int write) {
+    private static OtsInternalApi.ConsumedCapacity consumed(CapacityUnits.Consumed units) {
         return OtsInternalApi.ConsumedCapacity.newBuilder()
                 .setCapacityUnit(
-                        OtsInternalApi.CapacityUnit.newBuilder().setRead(read).setWrite(write))
+                        OtsInternalApi.CapacityUnit.newBuilder()
+                                .setRead(units.read())
+                                .setWrite(units.write()))
                 .build();
     }
 }

@@ -40,6 +40,9 @@ public final class TableStore implements TableAccess {
     /** The service's message for a request on a table that does not exist. */
     static final String NO_SUCH_TABLE = "Requested table does not exist.";
 
+    /** The service's error code for a write whose condition does not hold. */
+    static final String CONDITION_CHECK_FAIL = "OTSConditionCheckFail";
+
     private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
 
     /** Rows per GetRange page when the request sets no (smaller) limit, as the service does. */
@@ -239,7 +242,7 @@ public final class TableStore implements TableAccess {
             }
             Optional<StoredRow> current = Optional.ofNullable(table.rows.get(write.primaryKey()));
             if (!write.condition().holdsFor(current)) {
-                throw new EmulatorError("OTSConditionCheckFail", 403, "Condition check failed.");
+                throw new EmulatorError(CONDITION_CHECK_FAIL, 403, "Condition check failed.");
             }
             long micros = nextCommitMicros();
             List<RecordColumn> stamped = stamp(write.cells(), micros / 1000);
@@ -360,17 +363,27 @@ public final class TableStore implements TableAccess {
         return out;
     }
 
-    /** The row with {@code key}, projected to {@code columnsToGet}; empty if absent or filtered. */
-    public Optional<Row> getRow(
+    /**
+     * The row with {@code key}, projected to {@code columnsToGet} (empty if absent or filtered),
+     * and the size of what was read to answer: the stored row's primary key and the columns named
+     * (all when none are), whether the filter passed it or not; 0 for a missing row.
+     */
+    public RowRead getRow(
             String tableName, PrimaryKey key, Set<String> columnsToGet, Optional<RowFilter> filter)
             throws EmulatorError {
         Table table = table(tableName);
         validateKey(table.description.meta(), key, false);
         table.lock.readLock().lock();
         try {
-            return Optional.ofNullable(table.rows.get(key))
-                    .filter(r -> filter.map(f -> f.test(Optional.of(r))).orElse(true))
-                    .flatMap(r -> r.project(columnsToGet));
+            StoredRow stored = table.rows.get(key);
+            if (stored == null) {
+                return new RowRead(Optional.empty(), 0);
+            }
+            Optional<Row> row =
+                    Optional.of(stored)
+                            .filter(r -> filter.map(f -> f.test(Optional.of(r))).orElse(true))
+                            .flatMap(r -> r.project(columnsToGet));
+            return new RowRead(row, stored.bytesRead(columnsToGet));
         } finally {
             table.lock.readLock().unlock();
         }
@@ -412,15 +425,17 @@ public final class TableStore implements TableAccess {
         int pageSize =
                 query.limit() > 0 ? Math.min(query.limit(), MAX_ROWS_PER_PAGE) : MAX_ROWS_PER_PAGE;
         List<Row> rows = new ArrayList<>();
+        long bytesRead = 0;
         for (StoredRow stored : range.values()) {
             if (rows.size() == pageSize) {
-                return new RangePage(rows, Optional.of(stored.primaryKey()));
+                return new RangePage(rows, Optional.of(stored.primaryKey()), bytesRead);
             }
+            bytesRead += stored.bytesRead(query.columnsToGet());
             if (query.filter().map(f -> f.test(Optional.of(stored))).orElse(true)) {
                 stored.project(query.columnsToGet()).ifPresent(rows::add);
             }
         }
-        return new RangePage(rows, Optional.empty());
+        return new RangePage(rows, Optional.empty(), bytesRead);
     }
 
     /**

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The tunnel client of a Flink job for one table, a thin adapter over the core (docs/design.md,
- * "The consumer model"). By role: {@link TunnelConnection} schedules the core's consumer (open and
+ * "How a change flows"). By role: {@link TunnelConnection} schedules the core's consumer (open and
  * close order, fencing by the owner lease, invariant 8) and lists on the worker thread; the core's
  * {@link ParentChildGate} decides which channels the server opened may become splits (invariant 4);
  * {@link SplitTracker} keeps every split's state, tombstones included (invariant 6); {@link
