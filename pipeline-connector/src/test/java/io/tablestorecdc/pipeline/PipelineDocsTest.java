@@ -3,24 +3,24 @@ package io.tablestorecdc.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestorecdc.checkpoint.settings.OptionSpec;
+import io.tablestorecdc.checkpoint.settings.SourceOption;
 import io.tablestorecdc.checkpoint.testing.GeneratedDocs;
 import io.tablestorecdc.checkpoint.testing.OptionTable;
-import java.util.Map;
+import io.tablestorecdc.flink.source.config.TablestoreCdcOptions;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.cdc.common.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 
-/** The options table of docs/pipeline.md is generated from the option declarations. */
+/**
+ * The options of docs/pipeline.md are generated from the option declarations: a table of the
+ * pipeline source's own options, and the list of the Flink source's options it takes as they are,
+ * which the page describes by a link to docs/flink.md.
+ */
 class PipelineDocsTest {
-
-    /** What the pipeline source does beyond the shared description. */
-    private static final Map<String, String> PIPELINE_REMARKS =
-            Map.of(
-                    "instance.name",
-                    "Also the schema name of every table id.",
-                    "credentials.provider",
-                    "As in [flink.md](flink.md#credentials).");
 
     @Test
     void theOptionsTableIsGeneratedFromTheDeclarations() throws Exception {
@@ -28,8 +28,30 @@ class PipelineDocsTest {
                 GeneratedDocs.page("pipeline.md"),
                 "pipeline-source-options",
                 OptionTable.markdown(
-                        PipelineOptions.declared(),
-                        spec -> PIPELINE_REMARKS.getOrDefault(spec.key(), "")));
+                        PipelineOptions.declared().stream()
+                                .filter(spec -> !isFlinkSourceOption(spec))
+                                .toList(),
+                        spec -> ""));
+    }
+
+    @Test
+    void theFlinkSourceOptionsItTakesAreListed() throws Exception {
+        GeneratedDocs.check(
+                GeneratedDocs.page("pipeline.md"),
+                "pipeline-shared-options",
+                PipelineOptions.declared().stream()
+                                .filter(PipelineDocsTest::isFlinkSourceOption)
+                                .map(spec -> "`" + spec.key() + "`")
+                                .collect(Collectors.joining(", "))
+                        + "\n");
+    }
+
+    /** An option the Flink source takes under the same key, described in docs/flink.md. */
+    private static boolean isFlinkSourceOption(OptionSpec spec) {
+        return Stream.concat(
+                        Arrays.stream(SourceOption.values()).map(SourceOption::spec),
+                        TablestoreCdcOptions.FLINK_ONLY.stream())
+                .anyMatch(flink -> flink.key().equals(spec.key()));
     }
 
     @Test

@@ -71,8 +71,8 @@ public final class TablestoreSourceOptions implements Serializable {
                     .description(
                             "A batch waits until at least this many records are known to wait"
                                     + " (Kafka's `minOffsetsPerTrigger`), for at most"
-                                    + " `max.trigger.delay`; see \"Fewer, larger batches\" under"
-                                    + " [Semantics as implemented](#semantics-as-implemented). At most"
+                                    + " `max.trigger.delay`; see [Batches and"
+                                    + " triggers](#batches-and-triggers). At most"
                                     + " `max.rows.per.trigger` when both are set.");
     static final OptionSpec MAX_TRIGGER_DELAY_SPEC =
             OptionSpec.key("max.trigger.delay")
@@ -117,9 +117,7 @@ public final class TablestoreSourceOptions implements Serializable {
                                     + " after every batch. The newest committed batch is pushed"
                                     + " within the interval, and at once when the query stops; a"
                                     + " batch that finishes a channel is pushed at once whatever"
-                                    + " this says, so its children open without waiting. See"
-                                    + " \"Committing\" under [Semantics as"
-                                    + " implemented](#semantics-as-implemented).");
+                                    + " this says, so its children open without waiting.");
 
     static final OptionSpec ON_VANISHED_CHANNEL_SPEC =
             OptionSpec.key(VanishedChannelPolicy.OPTION_KEY)

@@ -8,59 +8,18 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 
 /**
- * The quick start of docs/spark.md, as a method a test runs: the lines between the markers are the
- * page's code block, character for character ({@link QuickStartDocITCase} checks both).
+ * The examples of docs/spark.md, "Many tables in one query", as methods a test runs: the lines
+ * between the markers are the page's code blocks, character for character ({@link
+ * QuickStartDocITCase} checks both).
  */
 final class QuickStart {
 
-    static final String START = "// [START quick start]";
-    static final String END = "// [END quick start]";
     static final String TABLES_START = "// [START many tables]";
     static final String TABLES_END = "// [END many tables]";
     static final String ROUTE_START = "// [START each table apart]";
     static final String ROUTE_END = "// [END each table apart]";
 
     private QuickStart() {}
-
-    static StreamingQuery run(
-            SparkSession spark,
-            String endpoint,
-            String instanceName,
-            String accessKeyId,
-            String accessKeySecret,
-            String checkpointLocation,
-            String outputPath)
-            throws TimeoutException {
-        // [START quick start]
-        // endpoint: https://<instance>.<region>.ots.aliyuncs.com, or a local emulator's
-        Dataset<Row> changes =
-                spark.readStream()
-                        .format("tablestore-cdc")
-                        .option("endpoint", endpoint)
-                        .option("instance.name", instanceName)
-                        .option("access.key.id", accessKeyId)
-                        .option("access.key.secret", accessKeySecret)
-                        .option("table.name", "orders")
-                        .option("tunnel.name", "orders_cdc")
-                        .option("tunnel.create", "stream") // create the tunnel if it does not exist
-                        .schema("qty BIGINT, name STRING") // attribute columns wanted (optional)
-                        .load();
-
-        StreamingQuery query =
-                changes.writeStream()
-                        .option("checkpointLocation", checkpointLocation) // /checkpoints/orders_cdc
-                        // each batch's changes into a directory of its own: a replayed batch
-                        // overwrites what it wrote before (or MERGE them into a table by key)
-                        .foreachBatch(
-                                (VoidFunction2<Dataset<Row>, Long>)
-                                        (batch, batchId) ->
-                                                batch.write()
-                                                        .mode("overwrite")
-                                                        .parquet(outputPath + "/batch=" + batchId))
-                        .start();
-        // [END quick start]
-        return query;
-    }
 
     /** The example of docs/spark.md, "Many tables in one query": the changes of several tables. */
     static Dataset<Row> manyTables(

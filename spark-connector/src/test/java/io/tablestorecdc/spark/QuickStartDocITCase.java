@@ -27,20 +27,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The quick start of docs/spark.md is the code {@link QuickStart} runs, and it works on a fresh
+ * The quick start of docs/spark.md is the program {@link OrdersToSpark}, and it works on a fresh
  * setup: against an emulator holding only an {@code orders} table, it creates its tunnel and
- * delivers the changes written after it started.
+ * delivers the changes written after it started. The many-tables examples are the code {@link
+ * QuickStart} runs.
  */
 class QuickStartDocITCase {
 
     private static final Path PAGE = Path.of("..", "docs", "spark.md");
 
     /** From the checkout's root: each Spark module compiles spark-connector's test sources. */
-    private static final Path SOURCE =
-            Path.of(
-                    "..",
-                    "spark-connector",
-                    "src/test/java/io/tablestorecdc/spark/QuickStart.java");
+    private static final Path SOURCES = Path.of("..", "spark-connector", "src/test/java");
+
+    private static final Path SOURCE = SOURCES.resolve("io/tablestorecdc/spark/QuickStart.java");
+
+    private static final Path PROGRAM =
+            SOURCES.resolve("io/tablestorecdc/spark/OrdersToSpark.java");
 
     static CdcTestBed bed;
 
@@ -60,7 +62,8 @@ class QuickStartDocITCase {
         int open = page.indexOf("```java\n", page.indexOf("## Quick start")) + "```java\n".length();
         String block = page.substring(open, page.indexOf("```\n", open));
 
-        assertThat(block).isEqualTo(snippet());
+        String program = Files.readString(PROGRAM, StandardCharsets.UTF_8);
+        assertThat(block).isEqualTo(program.substring(program.indexOf("import ")));
     }
 
     @Test
@@ -70,16 +73,16 @@ class QuickStartDocITCase {
         bed.sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
 
         StreamingQuery query =
-                QuickStart.run(
+                OrdersToSpark.start(
                         bed.spark,
                         bed.emulator.endpoint(),
                         bed.emulator.instanceName(),
                         bed.emulator.accessKeyId(),
                         CdcTestBed.SECRET,
-                        dir.resolve("checkpoints/orders_cdc").toString(),
+                        dir.resolve("checkpoints/orders-to-spark").toString(),
                         dir.resolve("orders_changes").toString());
         try {
-            awaitTunnel("orders", "orders_cdc");
+            awaitTunnel("orders", "orders-to-spark");
             bed.put("orders", "o1", 1, "one");
             bed.put("orders", "o2", 2, "two");
             bed.put("orders", "o3", 3, "three");
@@ -242,10 +245,6 @@ class QuickStartDocITCase {
     }
 
     /** The marked lines of QuickStart.java, without the method body's indentation. */
-    private static String snippet() throws Exception {
-        return snippet(QuickStart.START, QuickStart.END);
-    }
-
     private static String snippet(String start, String end) throws Exception {
         String source = Files.readString(SOURCE, StandardCharsets.UTF_8);
         int from = source.indexOf(start + "\n") + start.length() + 1;

@@ -122,8 +122,7 @@ public final class TablestoreCdcOptions {
                                     + " `2026-01-31T08:00:00Z`. Each channel is read up to its"
                                     + " last change committed at or before it; the job ends when"
                                     + " every channel has stopped there or finished. Unset: read"
-                                    + " continuously. See \"Bounded reads\" under \"How it works and what it"
-                                    + " guarantees\".");
+                                    + " continuously. See [Bounded reads](#bounded-reads).");
 
     /** The options only Flink's source has, in the order the docs list them. */
     public static final List<OptionSpec> FLINK_ONLY =

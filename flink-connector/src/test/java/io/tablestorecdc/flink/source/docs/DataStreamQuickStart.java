@@ -13,8 +13,9 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The DataStream quick start of docs/flink.md, as a method a test runs: the lines between the
- * markers are the page's code block, character for character ({@link QuickStartDocITCase}).
+ * The DataStream quick start of docs/flink.md, as a method a test runs: this file's imports, a
+ * blank line and the lines between the markers are the page's code block, character for character
+ * ({@link QuickStartDocITCase}).
  */
 final class DataStreamQuickStart {
 
@@ -30,6 +31,7 @@ final class DataStreamQuickStart {
             String accessKeyId,
             String accessKeySecret) {
         // [START datastream quick start]
+        // env: the job's StreamExecutionEnvironment
         // endpoint: https://<instance>.<region>.ots.aliyuncs.com, or a local emulator's
         RowType rowType =
                 (RowType)

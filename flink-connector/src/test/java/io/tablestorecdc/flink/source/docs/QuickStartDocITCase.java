@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The DataStream quick start of docs/flink.md is the code {@link DataStreamQuickStart} runs, and it
- * works on a fresh setup: against an emulator holding only an {@code orders} table, it creates its
- * tunnel and reads the table's changes from the earliest one.
+ * The DataStream quick start of docs/flink.md is the code {@link DataStreamQuickStart} runs, with
+ * the imports it needs, and it works on a fresh setup: against an emulator holding only an {@code
+ * orders} table, it creates its tunnel and reads the table's changes from the earliest one.
  */
 class QuickStartDocITCase {
 
@@ -55,7 +55,7 @@ class QuickStartDocITCase {
                         + "```java\n".length();
         String block = page.substring(open, page.indexOf("```\n", open));
 
-        assertThat(block).isEqualTo(snippet());
+        assertThat(block).isEqualTo(imports() + "\n" + snippet());
     }
 
     @Test
@@ -80,6 +80,14 @@ class QuickStartDocITCase {
         assertThat(rows)
                 .extracting(r -> r.getString(0).toString() + "=" + r.getLong(1))
                 .containsExactly("o1=10", "o2=20");
+    }
+
+    /** The import lines of DataStreamQuickStart.java: what the snippet needs to compile. */
+    private static String imports() throws Exception {
+        return Files.readString(SOURCE, StandardCharsets.UTF_8)
+                .lines()
+                .filter(line -> line.startsWith("import "))
+                .collect(Collectors.joining("\n", "", "\n"));
     }
 
     /** The marked lines of DataStreamQuickStart.java, without the method's indentation. */
