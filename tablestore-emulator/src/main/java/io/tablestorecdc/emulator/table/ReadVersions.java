@@ -4,6 +4,7 @@ import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
 import com.alicloud.openservices.tablestore.model.Column;
 import io.tablestorecdc.emulator.server.EmulatorError;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -83,6 +84,22 @@ public record ReadVersions(int maxVersions, long startMillis, long endMillis) {
                     "The time range must have 0 <= start < end, got [" + start + ", " + end + ")");
         }
         return new ReadVersions(max, start, end);
+    }
+
+    /** Whether {@link #pick} keeps every version of each of {@code columns}. */
+    boolean picksAll(Collection<List<Column>> columns) {
+        for (List<Column> versions : columns) {
+            if (versions.size() > maxVersions) {
+                return false;
+            }
+            for (Column version : versions) {
+                long ts = version.getTimestamp();
+                if (ts < startMillis || ts >= endMillis) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The versions to return out of {@code newestFirst}: in the range, newest first, bounded. */

@@ -48,8 +48,8 @@ record StoredRow(PrimaryKey primaryKey, SortedMap<String, List<Column>> columns)
      * The row with, of each column, only the versions {@code read} picks (columns left empty go).
      */
     StoredRow select(ReadVersions read) {
-        if (read.equals(ReadVersions.ALL)) {
-            return this;
+        if (read.picksAll(columns.values())) {
+            return this; // as with one version per column, read with max versions 1
         }
         SortedMap<String, List<Column>> picked = new TreeMap<>();
         columns.forEach((name, versions) -> picked.put(name, read.pick(versions)));
