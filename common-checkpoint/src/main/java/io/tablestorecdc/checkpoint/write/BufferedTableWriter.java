@@ -190,6 +190,11 @@ public final class BufferedTableWriter implements AutoCloseable {
             }
             return rows;
         }
+        long units = 0;
+        for (RowOutcome outcome : outcomes) {
+            units += outcome.writeCapacityUnits();
+        }
+        counters.consumed(units);
         List<RowWrite> again = new ArrayList<>();
         int written = 0;
         for (int i = 0; i < rows.size(); i++) {

@@ -8,6 +8,7 @@ import com.alicloud.openservices.tablestore.TableStoreException;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowResponse;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.ConsumedCapacity;
 import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
@@ -77,11 +78,26 @@ public final class SdkTableWriteClient implements TableWriteClient {
         }
         RowOutcome[] outcomes = new RowOutcome[rows.size()];
         Arrays.fill(outcomes, RowOutcome.OK);
+        for (BatchWriteRowResponse.RowResult result : response.getSucceedRows()) {
+            outcomes[result.getIndex()] = RowOutcome.ok(writeUnits(result));
+        }
         for (BatchWriteRowResponse.RowResult result : response.getFailedRows()) {
             outcomes[result.getIndex()] =
-                    RowOutcome.failed(result.getError().getCode(), result.getError().getMessage());
+                    RowOutcome.failed(
+                            result.getError().getCode(),
+                            result.getError().getMessage(),
+                            writeUnits(result));
         }
         return List.of(outcomes);
+    }
+
+    /** The write capacity units the service reported for a row, 0 when it reported none. */
+    private static long writeUnits(BatchWriteRowResponse.RowResult result) {
+        ConsumedCapacity consumed = result.getConsumedCapacity();
+        if (consumed == null || consumed.getCapacityUnit() == null) {
+            return 0;
+        }
+        return Math.max(0, consumed.getCapacityUnit().getWriteCapacityUnit());
     }
 
     @Override

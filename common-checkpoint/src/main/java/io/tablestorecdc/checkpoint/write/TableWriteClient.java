@@ -15,12 +15,26 @@ public interface TableWriteClient extends AutoCloseable {
     /** One primary-key column of the table's schema. */
     record KeyColumn(String name, CellValue.Type type) {}
 
-    /** The outcome of one row of a request: success, or the service's error code and message. */
-    record RowOutcome(Optional<String> errorCode, String message) {
-        public static final RowOutcome OK = new RowOutcome(Optional.empty(), "");
+    /**
+     * The outcome of one row of a request: success, or the service's error code and message; and
+     * the write capacity units the service reported the row consumed (0 when it reported none).
+     */
+    record RowOutcome(Optional<String> errorCode, String message, long writeCapacityUnits) {
+        public static final RowOutcome OK = ok(0);
+
+        /** A row written, consuming {@code writeCapacityUnits}. */
+        public static RowOutcome ok(long writeCapacityUnits) {
+            return new RowOutcome(Optional.empty(), "", writeCapacityUnits);
+        }
 
         public static RowOutcome failed(String code, String message) {
-            return new RowOutcome(Optional.of(code), message == null ? "" : message);
+            return failed(code, message, 0);
+        }
+
+        /** A row refused, still consuming {@code writeCapacityUnits} (a failed condition does). */
+        public static RowOutcome failed(String code, String message, long writeCapacityUnits) {
+            return new RowOutcome(
+                    Optional.of(code), message == null ? "" : message, writeCapacityUnits);
         }
 
         public boolean ok() {

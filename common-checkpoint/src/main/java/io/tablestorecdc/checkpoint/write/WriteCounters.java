@@ -16,6 +16,7 @@ public final class WriteCounters {
     private final AtomicLong deletesIgnored = new AtomicLong();
     private final AtomicLong flushes = new AtomicLong();
     private final AtomicLong flushNanos = new AtomicLong();
+    private final AtomicLong writeCapacityUnits = new AtomicLong();
     private volatile long lastFlushMillis;
 
     /** Rows the service acknowledged (coalesced changes count once). */
@@ -38,6 +39,14 @@ public final class WriteCounters {
         return deletesIgnored.get();
     }
 
+    /**
+     * Write capacity units the service reported consumed, summed over every row of every request
+     * (rows sent again and refused rows included): what the writes cost.
+     */
+    public long writeCapacityUnits() {
+        return writeCapacityUnits.get();
+    }
+
     /** Flushes that sent at least one row. */
     public long flushes() {
         return flushes.get();
@@ -55,6 +64,10 @@ public final class WriteCounters {
 
     void written(int rows) {
         rowsWritten.addAndGet(rows);
+    }
+
+    void consumed(long units) {
+        writeCapacityUnits.addAndGet(units);
     }
 
     void requestSent() {

@@ -125,6 +125,8 @@ class BufferedTableWriterTest {
         assertThat(counters.retries()).isEqualTo(3);
         assertThat(counters.rowsWritten()).isEqualTo(4);
         assertThat(waits).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
+        // Every row answered is charged, the refused attempts too: 4 + 2 + 1 rows.
+        assertThat(counters.writeCapacityUnits()).isEqualTo(7);
     }
 
     @Test

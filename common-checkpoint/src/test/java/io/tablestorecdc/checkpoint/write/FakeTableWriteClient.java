@@ -18,7 +18,8 @@ import java.util.TreeMap;
 /**
  * A table in memory behind {@link TableWriteClient}: applies each request as the service does,
  * refuses requests the service refuses (a key twice, more than 200 rows), and answers scripted
- * failures per key or per request.
+ * failures per key or per request. Each row answered costs write capacity units: a failed one 1, a
+ * written one 1 per started 10 columns it puts.
  */
 final class FakeTableWriteClient implements TableWriteClient {
 
@@ -41,7 +42,7 @@ final class FakeTableWriteClient implements TableWriteClient {
     FakeTableWriteClient failRow(RowKey key, String code, String message, int times) {
         Deque<RowOutcome> queue = rowFailures.computeIfAbsent(key, k -> new ArrayDeque<>());
         for (int i = 0; i < times; i++) {
-            queue.add(RowOutcome.failed(code, message));
+            queue.add(RowOutcome.failed(code, message, 1));
         }
         return this;
     }
@@ -68,7 +69,7 @@ final class FakeTableWriteClient implements TableWriteClient {
                 out.add(failures.poll());
             } else {
                 apply(rows, row);
-                out.add(RowOutcome.OK);
+                out.add(RowOutcome.ok(1 + row.puts().size() / 10)); // as if 400 B a column
             }
         }
         return out;

@@ -140,6 +140,28 @@ class SdkTableWriteClientITCase {
     }
 
     @Test
+    void theCapacityUnitsTheServiceReportsAreCounted() {
+        String table = newTable();
+        WriteCounters counters = new WriteCounters();
+        try (BufferedTableWriter writer =
+                new BufferedTableWriter(client(), table, WriteSettings.defaults(), counters)) {
+            for (int i = 0; i < 3; i++) {
+                writer.write(
+                        RowWrite.put(
+                                key(i), Map.of("v", CellValue.ofInteger(i)), SequenceInfo.NONE));
+            }
+            // A row of about 9 KB: the service charges one unit per started 4 KB.
+            writer.write(
+                    RowWrite.put(
+                            key(3),
+                            Map.of("s", CellValue.ofString("x".repeat(9 * 1024))),
+                            SequenceInfo.NONE));
+            writer.flush();
+        }
+        assertThat(counters.writeCapacityUnits()).isEqualTo(3 + 3);
+    }
+
+    @Test
     void aRequestTheServerFailedIsSentAgain() {
         String table = newTable();
         emulator.faults().add(Faults.Rule.error("BatchWriteRow", "OTSInternalServerError", 500, 1));

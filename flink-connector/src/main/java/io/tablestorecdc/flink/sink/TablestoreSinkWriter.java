@@ -24,6 +24,8 @@ final class TablestoreSinkWriter<IN> implements SinkWriter<IN> {
     /** Metric names, in the sink's writer metric group. */
     static final String ROWS_WRITTEN = "rowsWritten";
 
+    static final String WRITE_CAPACITY_UNITS = "writeCapacityUnits";
+
     static final String REQUESTS = "requests";
     static final String RETRIES = "retries";
     static final String DELETES_IGNORED = "deletesIgnored";
@@ -62,6 +64,7 @@ final class TablestoreSinkWriter<IN> implements SinkWriter<IN> {
     private void registerMetrics(SinkWriterMetricGroup metrics) {
         metrics.gauge(ROWS_WRITTEN, counters::rowsWritten);
         metrics.gauge(REQUESTS, counters::requests);
+        metrics.gauge(WRITE_CAPACITY_UNITS, counters::writeCapacityUnits);
         metrics.gauge(RETRIES, counters::retries);
         metrics.gauge(DELETES_IGNORED, counters::deletesIgnored);
         metrics.gauge(FLUSH_TIME, counters::flushTimeMillis);

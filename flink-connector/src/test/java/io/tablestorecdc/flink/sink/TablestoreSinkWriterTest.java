@@ -62,6 +62,7 @@ class TablestoreSinkWriterTest {
         assertThat(client.requests).hasSize(2);
         assertThat(metrics.gauge(TablestoreSinkWriter.ROWS_WRITTEN)).isEqualTo(2L);
         assertThat(metrics.gauge(TablestoreSinkWriter.REQUESTS)).isEqualTo(2L);
+        assertThat(metrics.gauge(TablestoreSinkWriter.WRITE_CAPACITY_UNITS)).isEqualTo(4L);
         assertThat(metrics.recordsSend.getCount()).isEqualTo(2);
     }
 
@@ -80,7 +81,7 @@ class TablestoreSinkWriterTest {
         assertThat(metrics.recordsSend.getCount()).isEqualTo(3);
     }
 
-    /** Records each request; every row succeeds. */
+    /** Records each request; every row succeeds, costing 2 write capacity units. */
     private static final class Requests implements TableWriteClient {
         final List<List<RowWrite>> requests = new ArrayList<>();
 
@@ -88,7 +89,7 @@ class TablestoreSinkWriterTest {
         public List<RowOutcome> batchWrite(String table, List<RowWrite> rows) {
             requests.add(List.copyOf(rows));
             List<RowOutcome> out = new ArrayList<>();
-            rows.forEach(r -> out.add(RowOutcome.OK));
+            rows.forEach(r -> out.add(RowOutcome.ok(2))); // each row 2 write capacity units
             return out;
         }
 

@@ -15,6 +15,7 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 final class TablestoreDataWriter implements DataWriter<InternalRow> {
 
     static final String ROWS_WRITTEN = "rowsWritten";
+    static final String WRITE_CAPACITY_UNITS = "writeCapacityUnits";
     static final String REQUESTS = "requests";
     static final String RETRIES = "retries";
     static final String FLUSH_TIME = "flushTimeMillis";
@@ -60,6 +61,7 @@ final class TablestoreDataWriter implements DataWriter<InternalRow> {
         return new CustomTaskMetric[] {
             metric(ROWS_WRITTEN, counters.rowsWritten()),
             metric(REQUESTS, counters.requests()),
+            metric(WRITE_CAPACITY_UNITS, counters.writeCapacityUnits()),
             metric(RETRIES, counters.retries()),
             metric(FLUSH_TIME, counters.flushTimeMillis())
         };

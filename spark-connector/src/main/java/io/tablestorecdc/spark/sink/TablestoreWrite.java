@@ -79,6 +79,9 @@ public final class TablestoreWrite implements Write {
         return new CustomMetric[] {
             new Metric(TablestoreDataWriter.ROWS_WRITTEN, "rows written to Tablestore"),
             new Metric(TablestoreDataWriter.REQUESTS, "BatchWriteRow requests"),
+            new Metric(
+                    TablestoreDataWriter.WRITE_CAPACITY_UNITS,
+                    "write capacity units consumed (as Tablestore reports them)"),
             new Metric(TablestoreDataWriter.RETRIES, "rows sent again"),
             new Metric(TablestoreDataWriter.FLUSH_TIME, "time writing to Tablestore (ms)")
         };
