@@ -175,6 +175,67 @@ class TunnelWorkerITCase {
         return recorder.on(channel).stream().mapToLong(Delivery::stamp).max().orElseThrow();
     }
 
+    /** The worker's processor: the time of every read round, empty rounds included. */
+    static final class RoundClock implements IChannelProcessor {
+        private final List<Long> rounds = new ArrayList<>();
+
+        @Override
+        public void process(ProcessRecordsInput input) {
+            synchronized (rounds) {
+                rounds.add(System.nanoTime());
+            }
+        }
+
+        @Override
+        public void shutdown() {}
+
+        List<Long> gapsMillis() {
+            synchronized (rounds) {
+                List<Long> gaps = new ArrayList<>();
+                for (int i = 1; i < rounds.size(); i++) {
+                    gaps.add((rounds.get(i) - rounds.get(i - 1)) / 1_000_000);
+                }
+                return gaps;
+            }
+        }
+    }
+
+    /**
+     * On an idle stream channel the worker sleeps after each read whose response says no more
+     * records are waiting ({@code may_more_record} false), a sleep that starts near 10 ms and grows
+     * fivefold per draw, drawn twice per read, up to {@code maxRetryIntervalInMillis} (±25 %); it
+     * is installed only for a channel whose token has an iterator (the SDK's {@code
+     * Utils.isStreamToken}). With a 3 s cap the rounds come about 1.25 s, then 3 s apart. A read
+     * answered "more records" would come back at once, and one without the back-off would spin.
+     */
+    @Test
+    void anIdleStreamChannelIsReadLessOftenUpToTheMaximumInterval() throws Exception {
+        String table = bed.newTable("tunnel_t");
+        String tunnelId = bed.createTunnel(table, "worker-idle", TunnelType.Stream);
+        RoundClock clock = new RoundClock();
+        TunnelWorkerConfig config = new TunnelWorkerConfig(clock);
+        config.setHeartbeatIntervalInSec(5);
+        config.setMaxRetryIntervalInMillis(3000);
+        TunnelWorker worker = new TunnelWorker(tunnelId, bed.tunnels(), config);
+        try {
+            worker.connectAndWorking();
+
+            Await.until(
+                    "two gaps between read rounds on the idle channel",
+                    Duration.ofSeconds(12),
+                    () -> clock.gapsMillis().size() >= 2);
+
+            List<Long> gaps = clock.gapsMillis();
+            assertThat(gaps.get(0)).as("first gap (about 1.25 s)").isBetween(900L, 2000L);
+            assertThat(gaps.get(1))
+                    .as("second gap (about the 3 s maximum)")
+                    .isBetween(2200L, 4500L);
+        } finally {
+            worker.shutdown();
+            config.shutdown();
+        }
+    }
+
     @Test
     void aStreamTunnelThroughASplitAndAMerge() throws Exception {
         String table = bed.newTable("tunnel_t");
