@@ -2,6 +2,8 @@ package io.tablestorecdc.emulator.table;
 
 import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
 import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
+import com.alicloud.openservices.tablestore.core.protocol.Search;
+import com.alicloud.openservices.tablestore.core.protocol.timeseries.Timeseries;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
@@ -30,6 +32,8 @@ public final class TableApi implements ActionHandler {
                     "DescribeTable",
                     "UpdateTable",
                     "ListTable",
+                    "ListSearchIndex",
+                    "ListTimeseriesTable",
                     "DeleteTable",
                     "PutRow",
                     "GetRow",
@@ -90,6 +94,13 @@ public final class TableApi implements ActionHandler {
                 return OtsInternalApi.ListTableResponse.newBuilder()
                         .addAllTableNames(store.listTables())
                         .build();
+            case "ListSearchIndex":
+                // No search indexes are served, so every table has none: an empty list (tools
+                // that clean up an instance list them table by table).
+                return Search.ListSearchIndexResponse.getDefaultInstance();
+            case "ListTimeseriesTable":
+                // No time-series tables are served: the instance holds none.
+                return Timeseries.ListTimeseriesTableResponse.getDefaultInstance();
             case "DeleteTable":
                 store.deleteTable(OtsInternalApi.DeleteTableRequest.parseFrom(body).getTableName());
                 return OtsInternalApi.DeleteTableResponse.getDefaultInstance();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.TimeseriesClient;
 import com.alicloud.openservices.tablestore.model.BatchGetRowRequest;
 import com.alicloud.openservices.tablestore.model.BatchGetRowResponse;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
@@ -37,6 +38,7 @@ import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
 import com.alicloud.openservices.tablestore.model.condition.CompositeColumnValueCondition;
 import com.alicloud.openservices.tablestore.model.condition.SingleColumnValueCondition;
+import com.alicloud.openservices.tablestore.model.search.ListSearchIndexRequest;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -124,6 +126,26 @@ class TableApiITCase {
 
         client.deleteTable(new DeleteTableRequest(table));
         assertThat(client.listTable().getTableNames()).doesNotContain(table);
+    }
+
+    @Test
+    void searchIndexesAndTimeSeriesTablesAreListedAsNone() {
+        String table = newTable(client);
+        ListSearchIndexRequest indexes = new ListSearchIndexRequest();
+        indexes.setTableName(table);
+        assertThat(client.listSearchIndex(indexes).getIndexInfos()).isEmpty();
+
+        TimeseriesClient timeseries =
+                new TimeseriesClient(
+                        emulator.endpoint(),
+                        emulator.accessKeyId(),
+                        emulator.accessKeySecret(),
+                        emulator.instanceName());
+        try {
+            assertThat(timeseries.listTimeseriesTable().getTimeseriesTableMetas()).isEmpty();
+        } finally {
+            timeseries.shutdown();
+        }
     }
 
     @Test
