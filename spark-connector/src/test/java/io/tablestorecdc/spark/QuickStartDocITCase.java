@@ -9,6 +9,7 @@ import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import com.alicloud.openservices.tablestore.model.tunnel.ListTunnelRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.TunnelInfo;
+import io.tablestorecdc.emulator.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,14 +91,15 @@ class QuickStartDocITCase {
             // Spark keeps only the last 100 progress reports (one per trigger, idle ones too):
             // collect them by batch id while polling, so a batch is counted once and never lost.
             Map<Long, Long> rowsByBatch = new TreeMap<>();
-            long deadline = System.nanoTime() + 120_000_000_000L;
-            while (deliveredRows(query, rowsByBatch) < 3) {
-                assertThat(query.exception().isDefined())
-                        .as("query failed: %s", query.exception())
-                        .isFalse();
-                assertThat(System.nanoTime()).as("3 rows delivered").isLessThan(deadline);
-                Thread.sleep(50);
-            }
+            Await.until(
+                    "3 rows delivered",
+                    Duration.ofSeconds(120),
+                    () -> {
+                        assertThat(query.exception().isDefined())
+                                .as("query failed: %s", query.exception())
+                                .isFalse();
+                        return deliveredRows(query, rowsByBatch) >= 3;
+                    });
             assertThat(deliveredRows(query, rowsByBatch)).isEqualTo(3);
             query.processAllAvailable();
             assertThat(
@@ -125,16 +127,19 @@ class QuickStartDocITCase {
     }
 
     /** The tunnel the query creates on its first trigger; changes before it are not read. */
-    private static void awaitTunnel(String table, String tunnel) throws InterruptedException {
+    private static void awaitTunnel(String table, String tunnel) {
         TunnelClient tunnels = bed.emulator.newTunnelClient();
         try {
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (tunnels.listTunnel(new ListTunnelRequest(table)).getTunnelInfos().stream()
-                    .map(TunnelInfo::getTunnelName)
-                    .noneMatch(tunnel::equals)) {
-                assertThat(System.nanoTime()).as("tunnel %s created", tunnel).isLessThan(deadline);
-                Thread.sleep(50);
-            }
+            Await.until(
+                    "tunnel " + tunnel + " created",
+                    Duration.ofSeconds(60),
+                    () ->
+                            tunnels
+                                    .listTunnel(new ListTunnelRequest(table))
+                                    .getTunnelInfos()
+                                    .stream()
+                                    .map(TunnelInfo::getTunnelName)
+                                    .anyMatch(tunnel::equals));
         } finally {
             tunnels.shutdown();
         }

@@ -6,7 +6,6 @@ import com.alicloud.openservices.tablestore.core.utils.Pair;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowResponse;
 import com.alicloud.openservices.tablestore.model.Column;
-import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
 import com.alicloud.openservices.tablestore.model.GetRowRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
@@ -21,6 +20,7 @@ import com.alicloud.openservices.tablestore.model.UpdateRowRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Row writes for test beds that count every change in the stream: a write the SDK reports failed
@@ -37,7 +37,9 @@ import java.util.Objects;
  * it (the connection was never closed), and a blind retry would apply the write twice.
  *
  * <p>The read-back decides only for writes of one writer per row (as in the test beds): a row that
- * shows the write's values is taken as written.
+ * shows the write's values is taken as written. A cell written with a timestamp shows as the
+ * version with that timestamp, one without as the column's newest version; a deleted version shows
+ * by its absence, a deleted column too.
  */
 public final class AppliedOnceWrites {
 
@@ -158,13 +160,13 @@ public final class AppliedOnceWrites {
     /** A read is idempotent: the SDK retries it after a client-side failure by itself. */
     private static Row read(SyncClient client, String table, PrimaryKey key) {
         SingleRowQueryCriteria criteria = new SingleRowQueryCriteria(table, key);
-        criteria.setMaxVersions(1);
+        criteria.setMaxVersions(Integer.MAX_VALUE);
         return client.getRow(new GetRowRequest(criteria)).getRow();
     }
 
     private static boolean holdsAll(Row row, Iterable<Column> columns) {
         for (Column column : columns) {
-            if (!holds(row, column.getName(), column.getValue())) {
+            if (!holds(row, column)) {
                 return false;
             }
         }
@@ -174,18 +176,31 @@ public final class AppliedOnceWrites {
     private static boolean shows(Row row, RowUpdateChange change) {
         for (Pair<Column, RowUpdateChange.Type> cell : change.getColumnsToUpdate()) {
             Column column = cell.getFirst();
-            boolean deleted = cell.getSecond() != RowUpdateChange.Type.PUT;
-            if (deleted
-                    ? row.contains(column.getName())
-                    : !holds(row, column.getName(), column.getValue())) {
+            boolean shown =
+                    switch (cell.getSecond()) {
+                        case PUT -> holds(row, column);
+                        case DELETE -> version(row, column).isEmpty();
+                        default -> !row.contains(column.getName());
+                    };
+            if (!shown) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean holds(Row row, String name, ColumnValue value) {
-        Column latest = row.getLatestColumn(name);
-        return latest != null && Objects.equals(latest.getValue(), value);
+    private static boolean holds(Row row, Column written) {
+        Optional<Column> stored =
+                written.hasSetTimestamp()
+                        ? version(row, written)
+                        : Optional.ofNullable(row.getLatestColumn(written.getName()));
+        return stored.filter(c -> Objects.equals(c.getValue(), written.getValue())).isPresent();
+    }
+
+    /** The row's version of the column with {@code column}'s timestamp. */
+    private static Optional<Column> version(Row row, Column column) {
+        return row.getColumn(column.getName()).stream()
+                .filter(c -> c.getTimestamp() == column.getTimestamp())
+                .findFirst();
     }
 }

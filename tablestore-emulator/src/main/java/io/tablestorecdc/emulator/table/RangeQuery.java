@@ -12,7 +12,8 @@ import java.util.Set;
  * @param exclusiveEnd the key the scan stops before
  * @param limit the most rows to return; 0 for the server's page size
  * @param columnsToGet the columns to return; empty for all
- * @param filter rows that fail it are skipped
+ * @param versions the versions of each column to return
+ * @param filter rows that fail it (as read: with the versions picked) are skipped
  */
 public record RangeQuery(
         boolean forward,
@@ -20,6 +21,7 @@ public record RangeQuery(
         PrimaryKey exclusiveEnd,
         int limit,
         Set<String> columnsToGet,
+        ReadVersions versions,
         Optional<RowFilter> filter) {
 
     public RangeQuery {

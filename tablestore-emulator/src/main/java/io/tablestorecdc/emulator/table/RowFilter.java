@@ -16,7 +16,9 @@ import java.util.Optional;
 
 /**
  * A column condition or filter (SingleColumnValueFilter, CompositeColumnValueFilter) decoded from
- * its wire form and evaluated against the latest version of a row's columns.
+ * its wire form and evaluated against a row's columns: a single-column comparison against the
+ * column's newest version ({@code latest_version_only}, the SDK's default), or against each of its
+ * versions, passing when one matches.
  */
 public abstract sealed class RowFilter permits RowFilter.Single, RowFilter.Composite {
 
@@ -54,16 +56,19 @@ public abstract sealed class RowFilter permits RowFilter.Single, RowFilter.Compo
         private final String column;
         private final ColumnValue value;
         private final boolean filterIfMissing;
+        private final boolean latestVersionOnly;
 
         private Single(
                 OtsFilter.ComparatorType comparator,
                 String column,
                 ColumnValue value,
-                boolean filterIfMissing) {
+                boolean filterIfMissing,
+                boolean latestVersionOnly) {
             this.comparator = comparator;
             this.column = column;
             this.value = value;
             this.filterIfMissing = filterIfMissing;
+            this.latestVersionOnly = latestVersionOnly;
         }
 
         static Single from(OtsFilter.SingleColumnValueFilter pb) throws EmulatorError {
@@ -75,19 +80,25 @@ public abstract sealed class RowFilter permits RowFilter.Single, RowFilter.Compo
                     pb.getComparator(),
                     pb.getColumnName(),
                     decodeValue(pb.getColumnValue()),
-                    pb.getFilterIfMissing());
+                    pb.getFilterIfMissing(),
+                    pb.getLatestVersionOnly());
         }
 
         @Override
         boolean test(Optional<StoredRow> row) {
-            Optional<Column> cell = row.flatMap(r -> r.column(column));
+            List<Column> versions = row.map(r -> r.versions(column)).orElse(List.of());
             switch (comparator) {
                 case CT_EXIST:
-                    return cell.isPresent();
+                    return !versions.isEmpty();
                 case CT_NOT_EXIST:
-                    return cell.isEmpty();
+                    return versions.isEmpty();
                 default:
-                    return cell.map(c -> matches(c.getValue())).orElse(!filterIfMissing);
+                    if (versions.isEmpty()) {
+                        return !filterIfMissing;
+                    }
+                    return latestVersionOnly
+                            ? matches(versions.get(0).getValue())
+                            : versions.stream().anyMatch(v -> matches(v.getValue()));
             }
         }
 

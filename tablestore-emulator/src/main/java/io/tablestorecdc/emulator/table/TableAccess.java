@@ -13,7 +13,8 @@ public interface TableAccess {
 
     /**
      * The current rows with {@code startInclusive <= key < endExclusive} in primary-key order (use
-     * the INF_MIN / INF_MAX primary keys for open ends); a consistent snapshot.
+     * the INF_MIN / INF_MAX primary keys for open ends), each with the newest version of each of
+     * its columns; a consistent snapshot.
      */
     List<Row> snapshot(String table, PrimaryKey startInclusive, PrimaryKey endExclusive);
 

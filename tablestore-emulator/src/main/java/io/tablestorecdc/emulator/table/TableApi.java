@@ -233,6 +233,11 @@ public final class TableApi implements ActionHandler {
                         request.getTableName(),
                         PlainBufferCodec.primaryKey(request.getPrimaryKey()),
                         Set.copyOf(request.getColumnsToGetList()),
+                        ReadVersions.of(
+                                request.hasMaxVersions(),
+                                request.getMaxVersions(),
+                                request.hasTimeRange(),
+                                request.getTimeRange()),
                         request.hasFilter()
                                 ? Optional.of(RowFilter.parse(request.getFilter()))
                                 : Optional.empty());
@@ -250,6 +255,11 @@ public final class TableApi implements ActionHandler {
                         PlainBufferCodec.primaryKey(request.getExclusiveEndPrimaryKey()),
                         request.hasLimit() ? request.getLimit() : 0,
                         Set.copyOf(request.getColumnsToGetList()),
+                        ReadVersions.of(
+                                request.hasMaxVersions(),
+                                request.getMaxVersions(),
+                                request.hasTimeRange(),
+                                request.getTimeRange()),
                         request.hasFilter()
                                 ? Optional.of(RowFilter.parse(request.getFilter()))
                                 : Optional.empty());
@@ -467,8 +477,18 @@ public final class TableApi implements ActionHandler {
                     OtsInternalApi.TableInBatchGetRowResponse.newBuilder()
                             .setTableName(table.getTableName());
             Set<String> columns = Set.copyOf(table.getColumnsToGetList());
+            ReadVersions versions =
+                    ReadVersions.of(
+                            table.hasMaxVersions(),
+                            table.getMaxVersions(),
+                            table.hasTimeRange(),
+                            table.getTimeRange());
+            Optional<RowFilter> filter =
+                    table.hasFilter()
+                            ? Optional.of(RowFilter.parse(table.getFilter()))
+                            : Optional.empty();
             for (ByteString key : table.getPrimaryKeyList()) {
-                tableOut.addRows(batchGetOne(table.getTableName(), key, columns));
+                tableOut.addRows(batchGetOne(table.getTableName(), key, columns, versions, filter));
             }
             out.addTables(tableOut);
         }
@@ -488,11 +508,15 @@ public final class TableApi implements ActionHandler {
     }
 
     private OtsInternalApi.RowInBatchGetRowResponse batchGetOne(
-            String table, ByteString key, Set<String> columns) {
+            String table,
+            ByteString key,
+            Set<String> columns,
+            ReadVersions versions,
+            Optional<RowFilter> filter) {
         try {
             RowRead read =
                     store.getRow(
-                            table, PlainBufferCodec.primaryKey(key), columns, Optional.empty());
+                            table, PlainBufferCodec.primaryKey(key), columns, versions, filter);
             return OtsInternalApi.RowInBatchGetRowResponse.newBuilder()
                     .setIsOk(true)
                     .setConsumed(consumed(CapacityUnits.ofRead(read.bytesRead())))

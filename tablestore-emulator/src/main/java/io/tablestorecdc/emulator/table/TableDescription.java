@@ -8,8 +8,8 @@ import java.util.Optional;
  * What the emulator keeps about a table besides its rows.
  *
  * @param meta the table's name, primary-key schema and defined columns
- * @param timeToLiveSeconds the TTL the table was created with (-1 = forever; not enforced)
- * @param maxVersions the max versions the table was created with (the emulator keeps one)
+ * @param timeToLiveSeconds the table's TTL (-1 = forever; not enforced)
+ * @param maxVersions how many versions of each attribute column the table keeps
  * @param streamExpirationHours the stream's expiration when the table was created with a stream
  * @param creationTimeMicros when the table was created
  * @param streamOriginColumns the attribute columns whose values before a change the stream records

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -108,7 +109,7 @@ public final class TableStore implements TableAccess {
 
         @Override
         public void updated(TableDescription table) throws EmulatorError {
-            table(table.name()).description = table;
+            describe(table(table.name()), table);
         }
 
         @Override
@@ -159,9 +160,32 @@ public final class TableStore implements TableAccess {
             Table table = table(name);
             TableDescription updated = change.apply(table.description);
             journal(j -> j.appendUpdated(updated));
-            table.description = updated;
+            describe(table, updated);
             return updated;
         }
+    }
+
+    /**
+     * Gives the table its new description; versions beyond a lowered max versions are dropped at
+     * once (the newest kept), with no change record, as the service drops them when it compacts.
+     */
+    private static void describe(Table table, TableDescription updated) {
+        table.lock.writeLock().lock();
+        try {
+            int before = table.description.maxVersions();
+            table.description = updated;
+            int maxVersions = keptVersions(updated);
+            if (maxVersions < before) {
+                table.rows.replaceAll((key, row) -> row.trim(maxVersions));
+            }
+        } finally {
+            table.lock.writeLock().unlock();
+        }
+    }
+
+    /** How many versions of a column the table keeps. */
+    private static int keptVersions(TableDescription description) {
+        return Math.max(1, description.maxVersions());
     }
 
     public TableDescription describeTable(String name) throws EmulatorError {
@@ -288,37 +312,50 @@ public final class TableStore implements TableAccess {
         }
         List<Column> before = new ArrayList<>(origin.size());
         for (String name : origin) {
-            Column column = current.columns().get(name);
-            if (column != null) {
-                before.add(column);
-            }
+            current.column(name).ifPresent(before::add);
         }
         return before;
     }
 
+    /**
+     * Applies a change to the stored row. A PUT replaces the row: its cells are the new versions
+     * (of cells of one column with one timestamp the last counts). An UPDATE's PUT cell adds a
+     * version, or replaces the one with its timestamp; DELETE_ONE_VERSION removes the version with
+     * its timestamp (if kept), DELETE_ALL_VERSION the column. Then each column keeps its newest
+     * max-versions versions.
+     */
     private static void apply(Table table, RowChange change) {
         PrimaryKey key = change.primaryKey();
+        int maxVersions = keptVersions(table.description);
         switch (change.type()) {
             case PUT:
                 {
-                    SortedMap<String, Column> columns = new TreeMap<>();
-                    change.columns()
-                            .forEach(c -> columns.put(c.getColumn().getName(), c.getColumn()));
-                    table.rows.put(key, new StoredRow(key, columns));
+                    SortedMap<String, NavigableMap<Long, Column>> columns = new TreeMap<>();
+                    change.columns().forEach(c -> applyCell(columns, c));
+                    table.rows.put(key, stored(key, columns, maxVersions));
                     break;
                 }
             case UPDATE:
                 {
-                    SortedMap<String, Column> columns = new TreeMap<>();
-                    Optional.ofNullable(table.rows.get(key))
-                            .ifPresent(row -> columns.putAll(row.columns()));
+                    SortedMap<String, NavigableMap<Long, Column>> columns = new TreeMap<>();
+                    StoredRow current = table.rows.get(key);
+                    if (current != null) {
+                        current.columns()
+                                .forEach(
+                                        (name, versions) ->
+                                                versions.forEach(
+                                                        v ->
+                                                                byTimestamp(columns, name)
+                                                                        .put(v.getTimestamp(), v)));
+                    }
                     change.columns().forEach(c -> applyCell(columns, c));
-                    if (columns.isEmpty()) {
+                    StoredRow updated = stored(key, columns, maxVersions);
+                    if (updated.columns().isEmpty()) {
                         // A row whose last attribute column is deleted by an update no longer
                         // exists.
                         table.rows.remove(key);
                     } else {
-                        table.rows.put(key, new StoredRow(key, columns));
+                        table.rows.put(key, updated);
                     }
                     break;
                 }
@@ -327,17 +364,34 @@ public final class TableStore implements TableAccess {
         }
     }
 
-    private static void applyCell(SortedMap<String, Column> columns, RecordColumn cell) {
+    private static NavigableMap<Long, Column> byTimestamp(
+            SortedMap<String, NavigableMap<Long, Column>> columns, String name) {
+        return columns.computeIfAbsent(name, n -> new TreeMap<>(Comparator.reverseOrder()));
+    }
+
+    private static StoredRow stored(
+            PrimaryKey key,
+            SortedMap<String, NavigableMap<Long, Column>> columns,
+            int maxVersions) {
+        SortedMap<String, List<Column>> kept = new TreeMap<>();
+        columns.forEach(
+                (name, versions) ->
+                        kept.put(name, versions.values().stream().limit(maxVersions).toList()));
+        return new StoredRow(key, kept);
+    }
+
+    private static void applyCell(
+            SortedMap<String, NavigableMap<Long, Column>> columns, RecordColumn cell) {
         Column column = cell.getColumn();
         switch (cell.getColumnType()) {
             case PUT:
-                columns.put(column.getName(), column);
+                byTimestamp(columns, column.getName()).put(column.getTimestamp(), column);
                 break;
             case DELETE_ONE_VERSION:
                 {
-                    Column existing = columns.get(column.getName());
-                    if (existing != null && existing.getTimestamp() == column.getTimestamp()) {
-                        columns.remove(column.getName());
+                    NavigableMap<Long, Column> versions = columns.get(column.getName());
+                    if (versions != null) {
+                        versions.remove(column.getTimestamp());
                     }
                     break;
                 }
@@ -364,12 +418,17 @@ public final class TableStore implements TableAccess {
     }
 
     /**
-     * The row with {@code key}, projected to {@code columnsToGet} (empty if absent or filtered),
-     * and the size of what was read to answer: the stored row's primary key and the columns named
-     * (all when none are), whether the filter passed it or not; 0 for a missing row.
+     * The row with {@code key}, with the versions {@code versions} picks, projected to {@code
+     * columnsToGet} (empty if absent or filtered), and the size of what was read to answer: the
+     * primary key and the picked versions of the columns named (all when none are), whether the
+     * filter passed the row or not; 0 for a missing row.
      */
     public RowRead getRow(
-            String tableName, PrimaryKey key, Set<String> columnsToGet, Optional<RowFilter> filter)
+            String tableName,
+            PrimaryKey key,
+            Set<String> columnsToGet,
+            ReadVersions versions,
+            Optional<RowFilter> filter)
             throws EmulatorError {
         Table table = table(tableName);
         validateKey(table.description.meta(), key, false);
@@ -379,14 +438,28 @@ public final class TableStore implements TableAccess {
             if (stored == null) {
                 return new RowRead(Optional.empty(), 0);
             }
-            Optional<Row> row =
-                    Optional.of(stored)
-                            .filter(r -> filter.map(f -> f.test(Optional.of(r))).orElse(true))
-                            .flatMap(r -> r.project(columnsToGet));
-            return new RowRead(row, stored.bytesRead(columnsToGet));
+            return new RowRead(
+                    read(stored, columnsToGet, versions, filter),
+                    stored.select(versions).bytesRead(columnsToGet));
         } finally {
             table.lock.readLock().unlock();
         }
+    }
+
+    /**
+     * A stored row as a read returns it: the versions the read picks, then its filter (which sees
+     * the row as read, before {@code columnsToGet}), then the columns it names.
+     */
+    private static Optional<Row> read(
+            StoredRow stored,
+            Set<String> columnsToGet,
+            ReadVersions versions,
+            Optional<RowFilter> filter) {
+        StoredRow picked = stored.select(versions);
+        if (!filter.map(f -> f.test(Optional.of(picked))).orElse(true)) {
+            return Optional.empty();
+        }
+        return picked.project(columnsToGet, !stored.columns().isEmpty());
     }
 
     public RangePage getRange(String tableName, RangeQuery query) throws EmulatorError {
@@ -430,10 +503,9 @@ public final class TableStore implements TableAccess {
             if (rows.size() == pageSize) {
                 return new RangePage(rows, Optional.of(stored.primaryKey()), bytesRead);
             }
-            bytesRead += stored.bytesRead(query.columnsToGet());
-            if (query.filter().map(f -> f.test(Optional.of(stored))).orElse(true)) {
-                stored.project(query.columnsToGet()).ifPresent(rows::add);
-            }
+            bytesRead += stored.select(query.versions()).bytesRead(query.columnsToGet());
+            read(stored, query.columnsToGet(), query.versions(), query.filter())
+                    .ifPresent(rows::add);
         }
         return new RangePage(rows, Optional.empty(), bytesRead);
     }
@@ -479,8 +551,10 @@ public final class TableStore implements TableAccess {
 
     private static long rowBytes(StoredRow row) {
         long bytes = row.primaryKey().getDataSize();
-        for (Column column : row.columns().values()) {
-            bytes += column.getDataSize();
+        for (List<Column> versions : row.columns().values()) {
+            for (Column version : versions) {
+                bytes += version.getDataSize();
+            }
         }
         return bytes;
     }
@@ -500,7 +574,7 @@ public final class TableStore implements TableAccess {
         table.lock.readLock().lock();
         try {
             return table.rows.subMap(startInclusive, true, endExclusive, false).values().stream()
-                    .map(StoredRow::toRow)
+                    .map(row -> row.select(ReadVersions.NEWEST).toRow())
                     .toList();
         } finally {
             table.lock.readLock().unlock();
