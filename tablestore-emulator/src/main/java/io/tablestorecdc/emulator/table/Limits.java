@@ -36,6 +36,9 @@ final class Limits {
     /** Conditions (composite and single) in one filter or column condition. */
     static final int MAX_FILTERS = 32;
 
+    /** A cell's timestamp (milliseconds) is below INT64_MAX / 1000. */
+    static final long MAX_TIMESTAMP_EXCLUSIVE = Long.MAX_VALUE / 1000;
+
     /** Partitions a CreateTable may ask for. */
     static final int MAX_PARTITIONS = 10;
 
@@ -107,13 +110,19 @@ final class Limits {
         }
     }
 
-    /** The cells of one write: their number, names and value sizes. */
+    /** The cells of one write: their number, names, value sizes and timestamps. */
     static void cells(List<RecordColumn> cells) throws EmulatorError {
         for (RecordColumn cell : cells) {
             Column column = cell.getColumn();
             columnName(column.getName());
             if (cell.getColumnType() == RecordColumn.ColumnType.PUT) {
                 value(column.getName(), column.getValue());
+            }
+            if (column.hasSetTimestamp()
+                    && (column.getTimestamp() < 0
+                            || column.getTimestamp() >= MAX_TIMESTAMP_EXCLUSIVE)) {
+                throw EmulatorError.parameterInvalid(
+                        "Timestamp must be in range [0, INT64_MAX/1000).");
             }
         }
         if (cells.size() > MAX_COLUMNS_PER_REQUEST) {

@@ -272,6 +272,28 @@ class LimitsITCase {
     }
 
     @Test
+    void aTimestampLiesBelowInt64MaxOverAThousand() {
+        String table = table();
+        long tooLate = Long.MAX_VALUE / 1000;
+        String message = "Timestamp must be in range [0, INT64_MAX/1000).";
+        RowPutChange put = new RowPutChange(table, key("a"));
+        put.addColumn(new Column("c", ColumnValue.fromLong(1), tooLate));
+        assertInvalid(() -> client.putRow(new PutRowRequest(put)), message);
+        RowUpdateChange update = new RowUpdateChange(table, key("a"));
+        update.put(new Column("c", ColumnValue.fromLong(1), tooLate));
+        assertInvalid(() -> client.updateRow(new UpdateRowRequest(update)), message);
+        BatchWriteRowRequest batch = new BatchWriteRowRequest();
+        batch.addRowChange(put);
+        assertInvalid(() -> client.batchWriteRow(batch), message);
+
+        RowPutChange latest = new RowPutChange(table, key("a"));
+        latest.addColumn(new Column("c", ColumnValue.fromLong(1), tooLate - 1));
+        client.putRow(new PutRowRequest(latest));
+        assertThat(read(table, key("a")).getLatestColumn("c").getTimestamp())
+                .isEqualTo(tooLate - 1);
+    }
+
+    @Test
     void aBatchWriteRowCarriesAtMostFourMegabytesCountedAsTheServiceCounts() {
         String table = table();
         long now = System.currentTimeMillis();

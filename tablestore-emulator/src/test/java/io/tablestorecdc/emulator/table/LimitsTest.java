@@ -124,6 +124,30 @@ class LimitsTest {
     }
 
     @Test
+    void aCellsTimestampLiesInZeroToInt64MaxOverAThousand() throws EmulatorError {
+        long last = Long.MAX_VALUE / 1000 - 1;
+        Limits.cells(
+                List.of(
+                        new RecordColumn(
+                                new Column("c", ColumnValue.fromLong(1), last),
+                                RecordColumn.ColumnType.PUT)));
+        Limits.cells(
+                List.of(
+                        new RecordColumn(
+                                new Column("c", ColumnValue.fromLong(1), 0),
+                                RecordColumn.ColumnType.PUT)));
+
+        assertRefused(
+                () ->
+                        Limits.cells(
+                                List.of(
+                                        new RecordColumn(
+                                                new Column("c", ColumnValue.fromLong(1), last + 1),
+                                                RecordColumn.ColumnType.PUT))),
+                "Timestamp must be in range [0, INT64_MAX/1000).");
+    }
+
+    @Test
     void aReadNamesAtMost1024ValidColumns() throws EmulatorError {
         List<String> columns = IntStream.range(0, 1024).mapToObj(i -> "c" + i).toList();
         Limits.columnsToGet(columns);
