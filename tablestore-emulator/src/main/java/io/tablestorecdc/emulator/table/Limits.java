@@ -183,6 +183,33 @@ final class Limits {
         }
     }
 
+    /** The data one PutRow, UpdateRow or BatchWriteRow may carry: 4 MB. */
+    static final int MAX_REQUEST_DATA_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * The data size of a PutRow or UpdateRow ({@code action}) against the 4 MB the service's limits
+     * page gives for one request, counted as for a BatchWriteRow and refused in the words of that
+     * one's message (the service's error code reference gives the same form for all three).
+     */
+    static void requestSize(String action, PrimaryKey key, List<RecordColumn> cells)
+            throws EmulatorError {
+        long bytes = dataSize(key, cells);
+        if (bytes > MAX_REQUEST_DATA_BYTES) {
+            throw tooMuchData(action, bytes);
+        }
+    }
+
+    static EmulatorError tooMuchData(String action, long bytes) {
+        return EmulatorError.parameterInvalid(
+                "The total data size of "
+                        + action
+                        + " request exceeds the limit, limit size: "
+                        + MAX_REQUEST_DATA_BYTES
+                        + ", data size: "
+                        + bytes
+                        + ".");
+    }
+
     /**
      * A row change's data size as the service counts it against the BatchWriteRow limit: the sizes
      * {@link CapacityUnits} counts (names and values), plus 8 bytes of timestamp for each cell (the

@@ -166,6 +166,7 @@ public final class TableApi implements ActionHandler {
                         request.getRow(),
                         request.getCondition(),
                         request.getReturnContent());
+        Limits.requestSize("PutRow", write.primaryKey(), write.cells());
         Optional<Row> returned = store.write(request.getTableName(), write);
         return OtsInternalApi.PutRowResponse.newBuilder()
                 .setConsumed(consumed(CapacityUnits.ofWrite(write)))
@@ -181,6 +182,7 @@ public final class TableApi implements ActionHandler {
                         request.getRowChange(),
                         request.getCondition(),
                         request.getReturnContent());
+        Limits.requestSize("UpdateRow", write.primaryKey(), write.cells());
         Optional<Row> returned = store.write(request.getTableName(), write);
         return OtsInternalApi.UpdateRowResponse.newBuilder()
                 .setConsumed(consumed(CapacityUnits.ofWrite(write)))
@@ -303,8 +305,6 @@ public final class TableApi implements ActionHandler {
     /** The service's limits of one BatchWriteRow request (its API reference). */
     static final int BATCH_WRITE_MAX_ROWS = 200;
 
-    static final int BATCH_WRITE_MAX_BYTES = 4 * 1024 * 1024;
-
     /**
      * Applies each row on its own (not atomically); results keep each table's row order. First, as
      * the service does, refuses the whole request (nothing applied) when it names one primary key
@@ -360,13 +360,8 @@ public final class TableApi implements ActionHandler {
                 bytes += checkedDataSize(row);
             }
         }
-        if (bytes > BATCH_WRITE_MAX_BYTES) {
-            throw EmulatorError.parameterInvalid(
-                    "The total data size of BatchWriteRow request exceeds the limit, limit size: "
-                            + BATCH_WRITE_MAX_BYTES
-                            + ", data size: "
-                            + bytes
-                            + ".");
+        if (bytes > Limits.MAX_REQUEST_DATA_BYTES) {
+            throw Limits.tooMuchData("BatchWriteRow", bytes);
         }
         if (repeatedKeysAccepted) {
             return;

@@ -294,6 +294,34 @@ class LimitsITCase {
     }
 
     @Test
+    void aPutRowOrUpdateRowCarriesAtMostFourMegabytes() {
+        String table = table();
+        int max = 2 * 1024 * 1024;
+        // "pk" (2) + "a" (1); "v1" (2) + 2 MB + 8; "v2" (2) + the rest + 8.
+        int rest = 4 * 1024 * 1024 - 3 - (2 + max + 8) - (2 + 8);
+        RowPutChange fits = new RowPutChange(table, key("a"));
+        fits.addColumn("v1", ColumnValue.fromBinary(new byte[max]));
+        fits.addColumn("v2", ColumnValue.fromBinary(new byte[rest]));
+        client.putRow(new PutRowRequest(fits));
+
+        RowPutChange over = new RowPutChange(table, key("b"));
+        over.addColumn("v1", ColumnValue.fromBinary(new byte[max]));
+        over.addColumn("v2", ColumnValue.fromBinary(new byte[rest + 1]));
+        assertInvalid(
+                () -> client.putRow(new PutRowRequest(over)),
+                "The total data size of PutRow request exceeds the limit, limit size: 4194304,"
+                        + " data size: 4194305.");
+        RowUpdateChange update = new RowUpdateChange(table, key("b"));
+        update.put("v1", ColumnValue.fromBinary(new byte[max]));
+        update.put("v2", ColumnValue.fromBinary(new byte[rest + 1]));
+        assertInvalid(
+                () -> client.updateRow(new UpdateRowRequest(update)),
+                "The total data size of UpdateRow request exceeds the limit, limit size: 4194304,"
+                        + " data size: 4194305.");
+        assertThat(read(table, key("b"))).isNull();
+    }
+
+    @Test
     void aBatchWriteRowCarriesAtMostFourMegabytesCountedAsTheServiceCounts() {
         String table = table();
         long now = System.currentTimeMillis();

@@ -180,6 +180,25 @@ class LimitsTest {
     }
 
     @Test
+    void aPutRowOrUpdateRowCarriesAtMostFourMegabytesCountedAsABatchWriteRow()
+            throws EmulatorError {
+        PrimaryKey key = key("pk", PrimaryKeyValue.fromString("a"));
+        // 3 for the key, 1 + 8 for the name "v" and the timestamp.
+        int fits = 4 * 1024 * 1024 - 3 - 9;
+        Limits.requestSize(
+                "PutRow", key, List.of(put("v", ColumnValue.fromBinary(new byte[fits]))));
+
+        assertRefused(
+                () ->
+                        Limits.requestSize(
+                                "UpdateRow",
+                                key,
+                                List.of(put("v", ColumnValue.fromBinary(new byte[fits + 1])))),
+                "The total data size of UpdateRow request exceeds the limit, limit size: 4194304,"
+                        + " data size: 4194305.");
+    }
+
+    @Test
     void aFilterHoldsAtMost32ConditionsCompositeOnesIncluded() throws EmulatorError {
         RowFilter.parse(
                 OTSProtocolBuilder.buildFilter(
