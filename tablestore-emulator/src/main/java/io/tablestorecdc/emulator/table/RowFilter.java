@@ -28,21 +28,27 @@ public abstract sealed class RowFilter permits RowFilter.Single, RowFilter.Compo
     /** Decodes a serialized {@code OtsFilter.Filter}. */
     public static RowFilter parse(ByteString bytes) throws EmulatorError {
         try {
-            return fromFilter(OtsFilter.Filter.parseFrom(bytes));
+            return fromFilter(OtsFilter.Filter.parseFrom(bytes), new int[1]);
         } catch (InvalidProtocolBufferException e) {
             throw EmulatorError.parameterInvalid(
                     "The column condition / filter is not a valid Filter");
         }
     }
 
-    private static RowFilter fromFilter(OtsFilter.Filter filter)
+    /**
+     * Decodes one condition of the tree; {@code count} counts the conditions read so far, composite
+     * and single, which the service refuses beyond {@link Limits#MAX_FILTERS} before it looks at
+     * the tree's shape.
+     */
+    private static RowFilter fromFilter(OtsFilter.Filter filter, int[] count)
             throws EmulatorError, InvalidProtocolBufferException {
+        Limits.filterCount(++count[0]);
         switch (filter.getType()) {
             case FT_SINGLE_COLUMN_VALUE:
                 return Single.from(OtsFilter.SingleColumnValueFilter.parseFrom(filter.getFilter()));
             case FT_COMPOSITE_COLUMN_VALUE:
                 return Composite.from(
-                        OtsFilter.CompositeColumnValueFilter.parseFrom(filter.getFilter()));
+                        OtsFilter.CompositeColumnValueFilter.parseFrom(filter.getFilter()), count);
             default:
                 throw EmulatorError.parameterInvalid(
                         "The emulator supports single and composite column value filters only, not "
@@ -76,10 +82,12 @@ public abstract sealed class RowFilter permits RowFilter.Single, RowFilter.Compo
                 throw EmulatorError.parameterInvalid(
                         "The emulator does not support regex value-transfer rules in filters");
             }
+            ColumnValue value = decodeValue(pb.getColumnValue());
+            Limits.value(pb.getColumnName(), value);
             return new Single(
                     pb.getComparator(),
                     pb.getColumnName(),
-                    decodeValue(pb.getColumnValue()),
+                    value,
                     pb.getFilterIfMissing(),
                     pb.getLatestVersionOnly());
         }
@@ -137,17 +145,21 @@ public abstract sealed class RowFilter permits RowFilter.Single, RowFilter.Compo
             this.parts = parts;
         }
 
-        static Composite from(OtsFilter.CompositeColumnValueFilter pb)
+        static Composite from(OtsFilter.CompositeColumnValueFilter pb, int[] count)
                 throws EmulatorError, InvalidProtocolBufferException {
             List<RowFilter> parts = new ArrayList<>();
             for (OtsFilter.Filter sub : pb.getSubFiltersList()) {
-                parts.add(fromFilter(sub));
+                parts.add(fromFilter(sub, count));
             }
-            if (parts.isEmpty()
-                    || (pb.getCombinator() == OtsFilter.LogicalOperator.LO_NOT
-                            && parts.size() != 1)) {
+            // The service's words (its error code reference and SDK filter tests).
+            if (pb.getCombinator() == OtsFilter.LogicalOperator.LO_NOT) {
+                if (parts.size() != 1) {
+                    throw EmulatorError.parameterInvalid(
+                            "Invalid NOT operator: the number of sub-filters must be 1.");
+                }
+            } else if (parts.size() < 2) {
                 throw EmulatorError.parameterInvalid(
-                        "A composite condition needs sub-conditions (exactly one for NOT)");
+                        "Invalid AND/OR operator: the number of sub-filters must be more than 1.");
             }
             return new Composite(pb.getCombinator(), List.copyOf(parts));
         }

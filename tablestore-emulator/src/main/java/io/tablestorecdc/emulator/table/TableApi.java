@@ -86,8 +86,9 @@ public final class TableApi implements ActionHandler {
             case "DescribeTable":
                 return TableMetaCodec.describe(
                         store.describeTable(
-                                OtsInternalApi.DescribeTableRequest.parseFrom(body)
-                                        .getTableName()));
+                                named(
+                                        OtsInternalApi.DescribeTableRequest.parseFrom(body)
+                                                .getTableName())));
             case "UpdateTable":
                 return updateTable(OtsInternalApi.UpdateTableRequest.parseFrom(body));
             case "ListTable":
@@ -102,7 +103,8 @@ public final class TableApi implements ActionHandler {
                 // No time-series tables are served: the instance holds none.
                 return Timeseries.ListTimeseriesTableResponse.getDefaultInstance();
             case "DeleteTable":
-                store.deleteTable(OtsInternalApi.DeleteTableRequest.parseFrom(body).getTableName());
+                store.deleteTable(
+                        named(OtsInternalApi.DeleteTableRequest.parseFrom(body).getTableName()));
                 return OtsInternalApi.DeleteTableResponse.getDefaultInstance();
             case "PutRow":
                 return putRow(OtsInternalApi.PutRowRequest.parseFrom(body));
@@ -129,8 +131,15 @@ public final class TableApi implements ActionHandler {
         }
     }
 
+    /** A table name the request gives, checked against the service's naming rules. */
+    private static String named(String table) throws EmulatorError {
+        Limits.tableName(table);
+        return table;
+    }
+
     private MessageLite updateTable(OtsInternalApi.UpdateTableRequest request)
             throws EmulatorError {
+        named(request.getTableName());
         if (!request.hasTableOptions()
                 && !request.hasStreamSpec()
                 && !request.hasReservedThroughput()) {
@@ -153,18 +162,22 @@ public final class TableApi implements ActionHandler {
 
     private MessageLite createTable(OtsInternalApi.CreateTableRequest request)
             throws EmulatorError {
+        named(request.getTableMeta().getTableName());
+        Partitions.check(request);
         long nowMicros = System.currentTimeMillis() * 1000;
         store.createTable(TableMetaCodec.fromCreate(request, nowMicros));
         return OtsInternalApi.CreateTableResponse.getDefaultInstance();
     }
 
     private MessageLite putRow(OtsInternalApi.PutRowRequest request) throws EmulatorError {
+        named(request.getTableName());
         RowWrite write =
                 decodeWrite(
                         OtsInternalApi.OperationType.PUT,
                         request.getRow(),
                         request.getCondition(),
                         request.getReturnContent());
+        Limits.requestSize("PutRow", write.primaryKey(), write.cells());
         Optional<Row> returned = store.write(request.getTableName(), write);
         return OtsInternalApi.PutRowResponse.newBuilder()
                 .setConsumed(consumed(CapacityUnits.ofWrite(write)))
@@ -173,12 +186,14 @@ public final class TableApi implements ActionHandler {
     }
 
     private MessageLite updateRow(OtsInternalApi.UpdateRowRequest request) throws EmulatorError {
+        named(request.getTableName());
         RowWrite write =
                 decodeWrite(
                         OtsInternalApi.OperationType.UPDATE,
                         request.getRowChange(),
                         request.getCondition(),
                         request.getReturnContent());
+        Limits.requestSize("UpdateRow", write.primaryKey(), write.cells());
         Optional<Row> returned = store.write(request.getTableName(), write);
         return OtsInternalApi.UpdateRowResponse.newBuilder()
                 .setConsumed(consumed(CapacityUnits.ofWrite(write)))
@@ -187,6 +202,7 @@ public final class TableApi implements ActionHandler {
     }
 
     private MessageLite deleteRow(OtsInternalApi.DeleteRowRequest request) throws EmulatorError {
+        named(request.getTableName());
         RowWrite write =
                 decodeWrite(
                         OtsInternalApi.OperationType.DELETE,
@@ -223,6 +239,8 @@ public final class TableApi implements ActionHandler {
                 cells = List.of();
                 recordType = StreamRecord.RecordType.DELETE;
         }
+        Limits.primaryKey(key, true);
+        Limits.cells(cells);
         boolean returnPk = returnContent.getReturnType() == OtsInternalApi.ReturnType.RT_PK;
         return new RowWrite(recordType, key, cells, decodeCondition(condition), returnPk);
     }
@@ -239,10 +257,14 @@ public final class TableApi implements ActionHandler {
     }
 
     private MessageLite getRow(OtsInternalApi.GetRowRequest request) throws EmulatorError {
+        named(request.getTableName());
+        PrimaryKey key = PlainBufferCodec.primaryKey(request.getPrimaryKey());
+        Limits.primaryKey(key, true);
+        Limits.columnsToGet(request.getColumnsToGetList());
         RowRead read =
                 store.getRow(
                         request.getTableName(),
-                        PlainBufferCodec.primaryKey(request.getPrimaryKey()),
+                        key,
                         Set.copyOf(request.getColumnsToGetList()),
                         ReadVersions.of(
                                 request.hasMaxVersions(),
@@ -259,6 +281,8 @@ public final class TableApi implements ActionHandler {
     }
 
     private MessageLite getRange(OtsInternalApi.GetRangeRequest request) throws EmulatorError {
+        named(request.getTableName());
+        Limits.columnsToGet(request.getColumnsToGetList());
         RangeQuery query =
                 new RangeQuery(
                         request.getDirection() == OtsInternalApi.Direction.FORWARD,
@@ -275,9 +299,10 @@ public final class TableApi implements ActionHandler {
                                 ? Optional.of(RowFilter.parse(request.getFilter()))
                                 : Optional.empty());
         if (request.hasLimit() && request.getLimit() <= 0) {
-            throw EmulatorError.parameterInvalid(
-                    "GetRange limit must be positive, got " + request.getLimit());
+            throw EmulatorError.parameterInvalid("The limit must be greater than 0.");
         }
+        Limits.primaryKey(query.inclusiveStart(), false);
+        Limits.primaryKey(query.exclusiveEnd(), false);
         RangePage page = store.getRange(request.getTableName(), query);
         OtsInternalApi.GetRangeResponse.Builder out =
                 OtsInternalApi.GetRangeResponse.newBuilder()
@@ -290,8 +315,6 @@ public final class TableApi implements ActionHandler {
 
     /** The service's limits of one BatchWriteRow request (its API reference). */
     static final int BATCH_WRITE_MAX_ROWS = 200;
-
-    static final int BATCH_WRITE_MAX_BYTES = 4 * 1024 * 1024;
 
     /**
      * Applies each row on its own (not atomically); results keep each table's row order. First, as
@@ -319,7 +342,7 @@ public final class TableApi implements ActionHandler {
         int rows = 0;
         Set<String> tables = new java.util.HashSet<>();
         for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
-            String name = table.getTableName();
+            String name = named(table.getTableName());
             if (!tables.add(name)) {
                 throw EmulatorError.parameterInvalid(
                         "The BatchWriteRow request names table '"
@@ -342,14 +365,14 @@ public final class TableApi implements ActionHandler {
             throw EmulatorError.parameterInvalid(
                     "Rows count exceeds the upper limit: " + BATCH_WRITE_MAX_ROWS + ".");
         }
-        int bytes = request.getSerializedSize();
-        if (bytes > BATCH_WRITE_MAX_BYTES) {
-            throw EmulatorError.parameterInvalid(
-                    "The total data size of BatchWriteRow request exceeds the limit, limit size: "
-                            + BATCH_WRITE_MAX_BYTES
-                            + ", data size: "
-                            + bytes
-                            + ".");
+        long bytes = 0;
+        for (OtsInternalApi.TableInBatchWriteRowRequest table : request.getTablesList()) {
+            for (OtsInternalApi.RowInBatchWriteRowRequest row : table.getRowsList()) {
+                bytes += checkedDataSize(row);
+            }
+        }
+        if (bytes > Limits.MAX_REQUEST_DATA_BYTES) {
+            throw Limits.tooMuchData("BatchWriteRow", bytes);
         }
         if (repeatedKeysAccepted) {
             return;
@@ -375,6 +398,36 @@ public final class TableApi implements ActionHandler {
                 }
             }
         }
+    }
+
+    /**
+     * A BatchWriteRow row's data size as the service counts it, after the limits on its key and
+     * cells (which refuse the whole request, as the service does); 0 for a row that cannot be
+     * decoded, which fails on its own.
+     */
+    private static long checkedDataSize(OtsInternalApi.RowInBatchWriteRowRequest row)
+            throws EmulatorError {
+        PrimaryKey key;
+        List<RecordColumn> cells;
+        try {
+            PlainBufferRow pb = PlainBufferCodec.readRow(row.getRowChange());
+            key = PlainBufferCodec.primaryKey(pb);
+            switch (row.getType()) {
+                case PUT:
+                    cells = PlainBufferCodec.putCells(pb);
+                    break;
+                case UPDATE:
+                    cells = PlainBufferCodec.updateCells(pb);
+                    break;
+                default:
+                    cells = List.of();
+            }
+        } catch (EmulatorError e) {
+            return 0; // reported on its own row
+        }
+        Limits.primaryKey(key, true);
+        Limits.cells(cells);
+        return Limits.dataSize(key, cells);
     }
 
     /**
@@ -434,9 +487,10 @@ public final class TableApi implements ActionHandler {
                         ? request.getSplitSizeUnitInByte()
                         : SPLIT_SIZE_UNIT_BYTES;
         if (unit <= 0) {
+            // The service's words; it refuses any unit below 1 MB, the emulator only <= 0 so
+            // that tests can cut small tables (see the README).
             throw EmulatorError.parameterInvalid(
-                    "ComputeSplitPointsBySize split_size_unit_in_byte must be positive, got "
-                            + unit);
+                    "The split_size_unit_in_byte should be greater equal than: 1048576");
         }
         int limit = request.hasSplitPointLimit() ? request.getSplitPointLimit() : MAX_SPLIT_POINTS;
         if (limit < 0) {
@@ -444,7 +498,7 @@ public final class TableApi implements ActionHandler {
                     "ComputeSplitPointsBySize split_point_limit must not be negative, got "
                             + limit);
         }
-        String table = request.getTableName();
+        String table = named(request.getTableName());
         List<PrimaryKeySchema> schema = store.primaryKeySchema(table);
         long splitBytes =
                 Math.multiplyHigh(request.getSplitSize(), unit) != 0
@@ -510,6 +564,11 @@ public final class TableApi implements ActionHandler {
             throws EmulatorError {
         int rows = 0;
         for (OtsInternalApi.TableInBatchGetRowRequest table : request.getTablesList()) {
+            named(table.getTableName());
+            Limits.columnsToGet(table.getColumnsToGetList());
+            for (ByteString key : table.getPrimaryKeyList()) {
+                Limits.primaryKey(PlainBufferCodec.primaryKey(key), true);
+            }
             rows += table.getPrimaryKeyCount();
         }
         if (rows > BATCH_GET_MAX_ROWS) {

@@ -4,6 +4,7 @@ import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RecordColumn;
 import com.alicloud.openservices.tablestore.model.Row;
@@ -468,25 +469,23 @@ public final class TableStore implements TableAccess {
         validateKey(meta, query.inclusiveStart(), true);
         validateKey(meta, query.exclusiveEnd(), true);
         int order = PrimaryKeyOrder.INSTANCE.compare(query.inclusiveStart(), query.exclusiveEnd());
-        if (query.forward() ? order > 0 : order < 0) {
+        if (query.forward() ? order >= 0 : order <= 0) {
+            // The service's words (its error code reference and SDK tests): an empty range, start
+            // equal to end, is refused too.
             throw EmulatorError.parameterInvalid(
                     query.forward()
-                            ? "In FORWARD direction the start primary key must be below the end primary key"
-                            : "In BACKWARD direction the start primary key must be above the end primary key");
+                            ? "Begin key must less than end key in FORWARD"
+                            : "Begin key must more than end key in BACKWARD");
         }
         table.lock.readLock().lock();
         try {
-            return scan(range(table, query, order), query);
+            return scan(range(table, query), query);
         } finally {
             table.lock.readLock().unlock();
         }
     }
 
-    private static NavigableMap<PrimaryKey, StoredRow> range(
-            Table table, RangeQuery query, int order) {
-        if (order == 0) {
-            return new TreeMap<>(PrimaryKeyOrder.INSTANCE);
-        }
+    private static NavigableMap<PrimaryKey, StoredRow> range(Table table, RangeQuery query) {
         return query.forward()
                 ? table.rows.subMap(query.inclusiveStart(), true, query.exclusiveEnd(), false)
                 : table.rows
@@ -599,11 +598,15 @@ public final class TableStore implements TableAccess {
     }
 
     private static void validateSchema(TableMeta meta) throws EmulatorError {
+        Limits.tableName(meta.getTableName());
         List<PrimaryKeySchema> pk = meta.getPrimaryKeyList();
-        if (pk.isEmpty() || pk.size() > 4) {
-            throw EmulatorError.parameterInvalid(
-                    "The number of primary key columns must be in range: [1, 4].");
+        for (PrimaryKeySchema column : pk) {
+            Limits.columnName(column.getName());
         }
+        for (var column : meta.getDefinedColumnsList()) {
+            Limits.columnName(column.getName());
+        }
+        Limits.primaryKeyCount(pk.size());
         for (PrimaryKeySchema column : pk) {
             if (column.hasOption()) {
                 throw EmulatorError.parameterInvalid(
@@ -614,7 +617,10 @@ public final class TableStore implements TableAccess {
         }
     }
 
-    /** Checks that a key has the table's primary-key columns, in order, with their types. */
+    /**
+     * Checks that a key has the table's primary-key columns, in order, with their types, in the
+     * service's words (its SDK tests {@code DataOperationTest} and {@code ParameterLegalityTest}).
+     */
     static void validateKey(TableMeta meta, PrimaryKey key, boolean infAllowed)
             throws EmulatorError {
         List<PrimaryKeySchema> schema = meta.getPrimaryKeyList();
@@ -625,7 +631,7 @@ public final class TableStore implements TableAccess {
                             + columns.length
                             + ", Meta: "
                             + schema.size()
-                            + "; send every primary-key column of the table");
+                            + ".");
         }
         for (int i = 0; i < columns.length; i++) {
             PrimaryKeySchema expected = schema.get(i);
@@ -636,28 +642,48 @@ public final class TableStore implements TableAccess {
                                 + columns[i].getName()
                                 + ", Meta: "
                                 + expected.getName()
-                                + "; send primary-key columns in the table's schema order");
+                                + ".");
             }
             boolean inf = value.isInfMin() || value.isInfMax();
-            if (inf ? !infAllowed : value.getType() != expected.getType()) {
+            if (inf && !infAllowed) {
+                throw EmulatorError.parameterInvalid(
+                        wireType(value) + " is an invalid type for the primary key.");
+            }
+            if (!inf && value.getType() != expected.getType()) {
                 throw EmulatorError.invalidPk(
-                        "Validate PK type fail. Column: "
-                                + expected.getName()
-                                + ", expected "
-                                + expected.getType()
-                                + (infAllowed ? " or INF_MIN/INF_MAX" : ""));
+                        "Validate PK type fail. Input: "
+                                + wireType(value)
+                                + ", Meta: "
+                                + wireType(expected.getType())
+                                + ".");
             }
         }
+    }
+
+    /** A primary-key value's type as the service names it. */
+    static String wireType(PrimaryKeyValue value) {
+        if (value.isInfMin()) {
+            return "VT_INF_MIN";
+        }
+        if (value.isInfMax()) {
+            return "VT_INF_MAX";
+        }
+        return wireType(value.getType());
+    }
+
+    private static String wireType(PrimaryKeyType type) {
+        return type == PrimaryKeyType.BINARY ? "VT_BLOB" : "VT_" + type.name();
     }
 
     private static void validateCells(TableMeta meta, List<RecordColumn> cells)
             throws EmulatorError {
         for (RecordColumn cell : cells) {
             if (meta.getPrimaryKeyMap().containsKey(cell.getColumn().getName())) {
+                // The service's words (its error code reference).
                 throw EmulatorError.parameterInvalid(
-                        "Attribute column '"
+                        "Duplicated attribute column name with primary key column: "
                                 + cell.getColumn().getName()
-                                + "' has a primary-key column's name");
+                                + ".");
             }
         }
     }
