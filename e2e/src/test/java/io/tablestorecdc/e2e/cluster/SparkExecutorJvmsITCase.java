@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Executors in separate JVMs (issue 6, test 3): a standalone Spark cluster whose worker runs two
- * executor JVMs reads a tunnel across a partition split. Readers build their own clients in the
- * executors and share nothing with the driver but what the input partitions carry, so the sink must
- * receive exactly the changes: none lost, none twice, the replica equal to the source table.
+ * Executors in separate JVMs: a standalone Spark cluster whose worker runs two executor JVMs reads
+ * a tunnel across a partition split. Readers build their own clients in the executors and share
+ * nothing with the driver but what the input partitions carry, so the sink must receive exactly the
+ * changes: none lost, none twice, the replica equal to the source table.
  */
 class SparkExecutorJvmsITCase {
 

@@ -6,8 +6,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, test 2: a Flink job (a local cluster in a child JVM) replicating the orders table into
- * an upsert replica and an append-only change log is killed with SIGKILL N times (at random
+ * The Flink crash loop: a Flink job (a local cluster in a child JVM) replicating the orders table
+ * into an upsert replica and an append-only change log is killed with SIGKILL N times (at random
  * moments, right after splits and merges, while a checkpoint is being taken) and restored each time
  * from the latest retained checkpoint found on disk, while writes go on. In the end the replica
  * equals the source table, and the changes logged up to each checkpoint that a restore started from

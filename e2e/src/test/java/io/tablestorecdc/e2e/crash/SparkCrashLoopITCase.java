@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, test 1: a Spark driver in a child JVM, replicating the orders table into an upsert
+ * The Spark crash loop: a Spark driver in a child JVM, replicating the orders table into an upsert
  * replica and an append-only change log, is killed with SIGKILL N times (at random moments, right
  * after splits and merges, inside a commit) and restarted on the same checkpoint location while
  * writes go on. In the end the replica equals the source table and the change log holds every

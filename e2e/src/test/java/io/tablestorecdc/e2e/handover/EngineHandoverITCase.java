@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Handover between engines (issue 6, test 4): one engine reads part of a tunnel's stream (across a
- * partition split) and stops while changes keep coming; the other engine starts fresh on the same
- * tunnel and meta table and reads on, through a merge. Nothing may be lost, and the changes both
- * engines delivered must be exactly where the first stopped and the second resumed, bounded as
- * docs/exactly-once.md ("Handover between engines") says.
+ * Handover between engines: one engine reads part of a tunnel's stream (across a partition split)
+ * and stops while changes keep coming; the other engine starts fresh on the same tunnel and meta
+ * table and reads on, through a merge. Nothing may be lost, and the changes both engines delivered
+ * must be exactly where the first stopped and the second resumed, bounded as docs/exactly-once.md
+ * ("Handover between engines") says.
  */
 class EngineHandoverITCase {
 
