@@ -2,6 +2,7 @@ package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
+import io.tablestorecdc.checkpoint.meta.PreparedSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -125,22 +126,52 @@ final class BatchPlanner {
      * it reads): a new token, the channels not read carried forward in the meta table.
      */
     TablestoreOffset plan(Candidate candidate, SortedMap<String, Long> caps) {
-        TablestoreOffset start = candidate.start();
+        TablestoreOffset end = endOf(candidate, caps);
         MergeResult merge = candidate.merge();
-        TablestoreOffset end = new TablestoreOffset(BatchToken.random(), start.batch() + 1, caps);
-        List<ChannelCheckpoint> carried = new ArrayList<>();
-        merge.entries().values().stream()
-                .filter(e -> !end.read().containsKey(e.channelId()))
-                .forEach(carried::add);
         connection
                 .meta()
                 .carryForward(
                         end.token(),
                         end.batch(),
-                        Optional.of(start.token()),
+                        Optional.of(candidate.start().token()),
                         merge.entries().keySet(),
-                        carried);
+                        carried(merge, end));
         return end;
+    }
+
+    /**
+     * As {@link #plan}, with the snapshot's rows prepared and not written: a source of many tables
+     * writes every table's snapshot of the batch together ({@link TunnelConsumer#writeAll}).
+     */
+    Prepared prepare(Candidate candidate, SortedMap<String, Long> caps) {
+        TablestoreOffset end = endOf(candidate, caps);
+        MergeResult merge = candidate.merge();
+        PreparedSnapshot snapshot =
+                connection
+                        .meta()
+                        .prepare(
+                                end.token(),
+                                end.batch(),
+                                Optional.of(candidate.start().token()),
+                                merge.entries().keySet(),
+                                carried(merge, end));
+        return new Prepared(end, snapshot);
+    }
+
+    /** A planned batch's end offset, and the snapshot to write before the batch may run. */
+    record Prepared(TablestoreOffset end, PreparedSnapshot snapshot) {}
+
+    private static TablestoreOffset endOf(Candidate candidate, SortedMap<String, Long> caps) {
+        return new TablestoreOffset(BatchToken.random(), candidate.start().batch() + 1, caps);
+    }
+
+    /** The entries of the channels the batch ending at {@code end} does not read. */
+    private static List<ChannelCheckpoint> carried(MergeResult merge, TablestoreOffset end) {
+        List<ChannelCheckpoint> carried = new ArrayList<>();
+        merge.entries().values().stream()
+                .filter(e -> !end.read().containsKey(e.channelId()))
+                .forEach(carried::add);
+        return carried;
     }
 
     /** The records known to wait in {@code channels}, saturated at {@link ChannelBacklog#LARGE}. */

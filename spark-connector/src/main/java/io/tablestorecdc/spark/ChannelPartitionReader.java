@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.meta.BatchFills;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.BatchToken;
@@ -53,6 +54,7 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
     private InternalRow current;
     private long recordsRead;
     private long tunnelRetries;
+    private final boolean fillsDeferred;
     private boolean done;
     private boolean failed;
 
@@ -60,7 +62,9 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
             ChannelGroupPartition group,
             Borrowed clients,
             ChangeRowConverter converter,
-            Duration budget) {
+            Duration budget,
+            Optional<Map<String, ChannelCheckpoint>> recorded,
+            boolean fillsDeferred) {
         this.group = group;
         this.clients = clients;
         this.pages =
@@ -69,18 +73,24 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         this.metaClient = clients.metaTable().client();
         this.converter = converter;
         this.budget = budget;
-        this.recorded = firstPageWhileLookingUp();
+        this.fillsDeferred = fillsDeferred;
+        this.recorded = firstPageWhileLookingUp(recorded);
     }
 
     /**
      * The channels of this group whose batch ran before (their recorded ends), looked up in the
      * meta table while the first channel's first page is on its way: a first read and a replay both
-     * start with that page.
+     * start with that page. Ends a task looked up for all its groups at once are not looked up
+     * again.
      */
-    private Map<String, ChannelCheckpoint> firstPageWhileLookingUp() {
+    private Map<String, ChannelCheckpoint> firstPageWhileLookingUp(
+            Optional<Map<String, ChannelCheckpoint>> known) {
         ChannelInputPartition first = first();
         ChannelCheckpoint start = first.start().toCheckpoint();
         pages.readAhead(first.client(), start.channelId(), start.position());
+        if (known.isPresent()) {
+            return known.get();
+        }
         List<String> ids = new ArrayList<>();
         group.channels().forEach(c -> ids.add(c.start().channelId()));
         try {
@@ -89,6 +99,19 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
             pages.close();
             throw e;
         }
+    }
+
+    /** The channel ids of {@code group}, with the tunnel and batch they belong to. */
+    static List<BatchFills.Key> keys(ChannelGroupPartition group) {
+        List<BatchFills.Key> keys = new ArrayList<>();
+        for (ChannelInputPartition part : group.channels()) {
+            keys.add(
+                    new BatchFills.Key(
+                            part.client().tunnelId(),
+                            BatchToken.parse(part.endToken()),
+                            part.start().channelId()));
+        }
+        return keys;
     }
 
     private ChannelReadLimit limitOf(ChannelInputPartition part) {
@@ -123,6 +146,22 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
     /** A reader of {@code group}, of one of the tables {@code options} select. */
     static ChannelPartitionReader open(
             TablestoreSourceOptions options, OutputSchema schema, ChannelGroupPartition group) {
+        return open(options, schema, group, Optional.empty(), false);
+    }
+
+    /**
+     * A reader of {@code group}, of one of the tables {@code options} select.
+     *
+     * @param recorded the group's recorded ends, when the task looked them up already
+     * @param fillsDeferred whether the ends of channels read afresh are left to the caller ({@link
+     *     #unfilledEnds()}) instead of filled when the group ends
+     */
+    static ChannelPartitionReader open(
+            TablestoreSourceOptions options,
+            OutputSchema schema,
+            ChannelGroupPartition group,
+            Optional<Map<String, ChannelCheckpoint>> recorded,
+            boolean fillsDeferred) {
         TablestoreSourceOptions table = options.forTable(group.table());
         Borrowed clients = Borrowed.from(table);
         try {
@@ -130,7 +169,9 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
                     group,
                     clients,
                     ChangeRowConverter.of(schema, table),
-                    table.channelReadBudget());
+                    table.channelReadBudget(),
+                    recorded,
+                    fillsDeferred);
         } catch (RuntimeException e) {
             clients.close();
             throw e;
@@ -196,12 +237,28 @@ final class ChannelPartitionReader implements PartitionReader<InternalRow> {
         return current;
     }
 
-    /** Records the ends of the channels read afresh, in as few requests as possible. */
+    /**
+     * Records the ends of the channels read afresh, in as few requests as possible; when fills are
+     * deferred, the caller records them ({@link #unfilledEnds()}).
+     */
     private void finish() {
         done = true;
-        if (!ends.isEmpty()) {
+        if (!ends.isEmpty() && !fillsDeferred) {
             new MetaTable(metaClient).tunnel(tunnelId()).fillAll(endToken(), ends);
         }
+    }
+
+    /**
+     * With fills deferred, the ends of the channels this group read afresh, once it read them all
+     * (empty before): the caller must record them before the task succeeds.
+     */
+    List<BatchFills.End> unfilledEnds() {
+        if (!done || !fillsDeferred) {
+            return List.of();
+        }
+        List<BatchFills.End> out = new ArrayList<>(ends.size());
+        ends.forEach(e -> out.add(new BatchFills.End(tunnelId(), endToken(), e)));
+        return out;
     }
 
     @Override

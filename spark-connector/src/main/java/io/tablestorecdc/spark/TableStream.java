@@ -1,5 +1,6 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
@@ -114,6 +115,18 @@ final class TableStream implements AutoCloseable {
     /** Plans {@code candidate} of this table with {@code caps}. */
     TablestoreOffset plan(BatchPlanner.Candidate candidate, SortedMap<String, Long> caps) {
         return planner.plan(candidate, caps);
+    }
+
+    /**
+     * {@link #plan}, with the snapshot prepared, not written (see {@link BatchPlanner#prepare}).
+     */
+    BatchPlanner.Prepared prepare(BatchPlanner.Candidate candidate, SortedMap<String, Long> caps) {
+        return planner.prepare(candidate, caps);
+    }
+
+    /** The table's tunnel consumer. */
+    TunnelConsumer consumer() {
+        return connection.consumer();
     }
 
     /** The channel parts of the batch from {@code start} to {@code end} of this table. */

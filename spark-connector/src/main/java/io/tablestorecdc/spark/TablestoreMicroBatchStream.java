@@ -1,5 +1,7 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
+import io.tablestorecdc.checkpoint.meta.PreparedSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.TableSelection;
@@ -370,13 +372,19 @@ final class TablestoreMicroBatchStream
             }
             capsByTable.put(table, tableCaps);
         }
-        Map<TableStream, TablestoreOffset> planned =
+        Map<TableStream, BatchPlanner.Prepared> planned =
                 inParallel(
                         reading,
-                        table -> planOf(table, found.get(table).get(), capsByTable.get(table)));
+                        table -> table.prepare(found.get(table).get(), capsByTable.get(table)));
+        Map<TunnelConsumer, PreparedSnapshot> snapshots = new LinkedHashMap<>();
         for (TableStream table : reading) {
-            TablestoreOffset from = start.tables().get(table.table());
-            end.put(table.table(), settle(table, from, planned.get(table)));
+            snapshots.put(table.consumer(), planned.get(table).snapshot());
+        }
+        // Every table's snapshot in a few shared requests, fenced once: the batch's meta
+        // requests do not grow with the number of tables it reads.
+        TunnelConsumer.writeAll(shared.metaClient(), snapshots);
+        for (TableStream table : reading) {
+            end.put(table.table(), planned.get(table).end());
         }
     }
 
@@ -423,19 +431,6 @@ final class TablestoreMicroBatchStream
             TableStream table, TablestoreOffset from, ReadLimit limit) {
         try {
             return table.candidate(from, limit, availableNowCutoffMicros);
-        } catch (TunnelException e) {
-            if (gone(table.table())) {
-                return null;
-            }
-            throw table.stopped(e);
-        }
-    }
-
-    /** The table's planned batch, or null when its tunnel failed because the table is gone. */
-    private TablestoreOffset planOf(
-            TableStream table, BatchPlanner.Candidate candidate, SortedMap<String, Long> caps) {
-        try {
-            return table.plan(candidate, caps);
         } catch (TunnelException e) {
             if (gone(table.table())) {
                 return null;

@@ -74,6 +74,7 @@ class BackgroundPurgeTest {
         int readsBefore = table.requests("GetRange");
 
         for (int i = 0; i < 20; i++) {
+            write(4 + i); // a batch each, so that each purge after the running one has work
             purge.request();
         }
         gated.openGate();
@@ -135,12 +136,16 @@ class BackgroundPurgeTest {
     private List<BatchToken> writeBatches(int count) {
         List<BatchToken> tokens = new ArrayList<>();
         for (int seq = 1; seq <= count; seq++) {
-            BatchSnapshot snapshot =
-                    new BatchSnapshot(TUNNEL, BatchToken.random(), Map.of("p-0", entry(seq)));
-            store.write(snapshot, seq, Optional.empty());
-            tokens.add(snapshot.token());
+            tokens.add(write(seq));
         }
         return tokens;
+    }
+
+    private BatchToken write(int seq) {
+        BatchSnapshot snapshot =
+                new BatchSnapshot(TUNNEL, BatchToken.random(), Map.of("p-0", entry(seq)));
+        store.write(snapshot, seq, Optional.empty());
+        return snapshot.token();
     }
 
     private static ChannelCheckpoint entry(int n) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,11 +132,13 @@ public final class MetaTable {
     public TunnelMeta tunnel(String tunnelId) {
         Objects.requireNonNull(tunnelId, "tunnelId");
         SnapshotReader reader = new SnapshotReader(tunnelId, requests, known, rowsPerReadSlice);
+        AtomicLong logged = new AtomicLong();
         return new TunnelMeta(
                 tunnelId,
-                new SnapshotWriter(tunnelId, requests, reader, known, clock, fullSnapshotEvery),
+                new SnapshotWriter(
+                        tunnelId, requests, reader, known, clock, fullSnapshotEvery, logged),
                 reader,
-                new Retention(tunnelId, requests, reader, known),
+                new Retention(tunnelId, requests, reader, known, logged),
                 new ConsumerRecords(tunnelId, requests, ownership));
     }
 

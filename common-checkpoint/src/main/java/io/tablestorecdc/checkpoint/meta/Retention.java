@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,12 +26,28 @@ final class Retention {
     private final MetaRequests requests;
     private final SnapshotReader reader;
     private final KnownSnapshots known;
+    private final AtomicLong logged;
+    private final Object lock = new Object();
 
-    Retention(String tunnelId, MetaRequests requests, SnapshotReader reader, KnownSnapshots known) {
+    // What the last purge left: batch sequences in the log, and how many batches had been logged
+    // through this handle before it read the log; -1 before the first read.
+    private int slotsLeft = -1;
+    private long loggedBeforeRead;
+
+    /**
+     * @param logged how many batches the tunnel's writer has logged through this handle so far
+     */
+    Retention(
+            String tunnelId,
+            MetaRequests requests,
+            SnapshotReader reader,
+            KnownSnapshots known,
+            AtomicLong logged) {
         this.tunnelId = tunnelId;
         this.requests = requests;
         this.reader = reader;
         this.known = known;
+        this.logged = logged;
     }
 
     PurgeResult purge(int keepLastBatches, int maxSnapshots) {
@@ -42,6 +59,17 @@ final class Retention {
                             + " and delete up to "
                             + maxSnapshots);
         }
+        synchronized (lock) {
+            // Nothing can have expired while the log holds at most keepLastBatches sequences:
+            // those the last purge left, plus one for each batch logged since (a re-planned batch
+            // counts again, which only purges sooner). The log is then not read at all. Only the
+            // tunnel's owner logs batches, so none come from elsewhere while this consumer writes.
+            if (slotsLeft >= 0
+                    && slotsLeft + (logged.get() - loggedBeforeRead) <= keepLastBatches) {
+                return new PurgeResult(0, 0, 0);
+            }
+        }
+        long loggedNow = logged.get();
         List<LoggedBatch> log = reader.batchLog();
         List<LoggedBatch> deletable = deletable(log, expired(log, keepLastBatches));
         Map<BatchToken, Integer> dependents = new HashMap<>();
@@ -62,7 +90,22 @@ final class Retention {
             rows += deleteSnapshot(batch);
             known.forget(tunnelId, batch.token());
         }
-        return new PurgeResult(now.size(), rows, deletable.size() - now.size());
+        int remaining = deletable.size() - now.size();
+        synchronized (lock) {
+            if (remaining > 0) {
+                slotsLeft = -1; // read again next time, to go on deleting
+            } else {
+                Set<BatchToken> gone = new HashSet<>();
+                now.forEach(b -> gone.add(b.token()));
+                Set<Long> left = new HashSet<>();
+                log.stream()
+                        .filter(b -> !gone.contains(b.token()))
+                        .forEach(b -> left.add(b.sequence()));
+                slotsLeft = left.size();
+                loggedBeforeRead = loggedNow;
+            }
+        }
+        return new PurgeResult(now.size(), rows, remaining);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ final class SnapshotWriter {
     private final KnownSnapshots known;
     private final Clock clock;
     private final int fullSnapshotEvery;
+    private final AtomicLong logged;
 
     SnapshotWriter(
             String tunnelId,
@@ -54,7 +56,8 @@ final class SnapshotWriter {
             SnapshotReader reader,
             KnownSnapshots known,
             Clock clock,
-            int fullSnapshotEvery) {
+            int fullSnapshotEvery,
+            AtomicLong logged) {
         this.tunnelId = tunnelId;
         this.requests = requests;
         this.client = requests.client();
@@ -63,6 +66,7 @@ final class SnapshotWriter {
         this.known = known;
         this.clock = clock;
         this.fullSnapshotEvery = fullSnapshotEvery;
+        this.logged = logged;
     }
 
     void write(BatchSnapshot snapshot, long batchSequence, Optional<BatchToken> after) {
@@ -80,6 +84,28 @@ final class SnapshotWriter {
             Optional<BatchToken> after,
             Collection<String> manifestChannels,
             Collection<ChannelCheckpoint> carried) {
+        PreparedSnapshot prepared = prepare(token, batchSequence, after, manifestChannels, carried);
+        // Log first, so that retention finds every row written after it, even after a crash; the
+        // log row names the base, so that retention keeps the base while this snapshot is kept.
+        client.putIfAbsent(prepared.logRow());
+        if (client.putIfAbsent(prepared.manifestRow()) != PutOutcome.WRITTEN) {
+            requireSameManifest(prepared);
+        }
+        writeEntries(token, prepared.entryRows());
+        written(prepared);
+    }
+
+    /**
+     * The rows of the snapshot {@link #carryForward} would write, chosen the same way (in full or
+     * as a delta), without writing them: for {@link TunnelMeta#writeAll}, which writes the
+     * snapshots of many tunnels in shared requests. Reads the rows the choice depends on.
+     */
+    PreparedSnapshot prepare(
+            BatchToken token,
+            long batchSequence,
+            Optional<BatchToken> after,
+            Collection<String> manifestChannels,
+            Collection<ChannelCheckpoint> carried) {
         TreeSet<String> channels = new TreeSet<>(manifestChannels);
         requireCarriedInManifest(token, channels, carried);
         if (batchSequence < 0) {
@@ -89,20 +115,32 @@ final class SnapshotWriter {
         Layout layout = layout(after, channels, carried);
         MetaRowFormat.Manifest manifest =
                 new MetaRowFormat.Manifest(List.copyOf(channels), batchSequence, layout.delta());
-        // Log first, so that retention finds every row written after it, even after a crash; the
-        // log row names the base, so that retention keeps the base while this snapshot is kept.
+        long now = clock.millis();
         LoggedBatch logged =
                 new LoggedBatch(
-                        batchSequence,
-                        token,
-                        clock.millis(),
-                        layout.delta().map(MetaRowFormat.Delta::base));
-        client.putIfAbsent(MetaRowFormat.batchLogRow(tunnelId, logged));
-        writeManifest(token, manifest);
-        writeEntries(token, layout.written());
-        known.manifest(tunnelId, token, manifest);
-        if (manifest.delta().isEmpty() && carried.size() == channels.size()) {
-            known.full(tunnelId, token, byChannel(carried));
+                        batchSequence, token, now, layout.delta().map(MetaRowFormat.Delta::base));
+        List<MetaRow> entries = new ArrayList<>();
+        layout.written().forEach(c -> entries.add(MetaRowFormat.entryRow(tunnelId, token, c)));
+        Map<String, ChannelCheckpoint> full =
+                manifest.delta().isEmpty() && carried.size() == channels.size()
+                        ? byChannel(carried)
+                        : null;
+        return new PreparedSnapshot(
+                this,
+                token,
+                MetaRowFormat.batchLogRow(tunnelId, logged),
+                manifest,
+                MetaRowFormat.manifestRow(tunnelId, token, manifest, now),
+                List.copyOf(entries),
+                full);
+    }
+
+    /** Remembers a snapshot whose rows are all written, so that the next batch reads none. */
+    void written(PreparedSnapshot prepared) {
+        logged.incrementAndGet();
+        known.manifest(tunnelId, prepared.token(), prepared.manifest());
+        if (prepared.fullEntries() != null) {
+            known.full(tunnelId, prepared.token(), prepared.fullEntries());
         }
     }
 
@@ -212,15 +250,14 @@ final class SnapshotWriter {
         }
     }
 
-    private void writeManifest(BatchToken token, MetaRowFormat.Manifest wanted) {
-        MetaRow row = MetaRowFormat.manifestRow(tunnelId, token, wanted, clock.millis());
-        if (client.putIfAbsent(row) == PutOutcome.WRITTEN) {
-            return;
-        }
-        MetaRowFormat.Manifest existing = format.manifest(requests.getExisting(row.key()));
+    /** The manifest row already written must declare the same snapshot as {@code prepared}. */
+    void requireSameManifest(PreparedSnapshot prepared) {
+        MetaRowFormat.Manifest wanted = prepared.manifest();
+        MetaRowFormat.Manifest existing =
+                format.manifest(requests.getExisting(prepared.manifestRow().key()));
         if (!existing.equals(wanted)) {
             throw new ConflictingSnapshotException(
-                    reader.snapshotName(token)
+                    reader.snapshotName(prepared.token())
                             + " was already declared as batch "
                             + existing.batchSequence()
                             + " with channels "
@@ -249,9 +286,7 @@ final class SnapshotWriter {
                 .orElse(" in full");
     }
 
-    private void writeEntries(BatchToken token, Collection<ChannelCheckpoint> entries) {
-        List<MetaRow> rows = new ArrayList<>();
-        entries.forEach(c -> rows.add(MetaRowFormat.entryRow(tunnelId, token, c)));
+    private void writeEntries(BatchToken token, List<MetaRow> rows) {
         List<List<MetaRow>> chunks = MetaRequests.chunks(rows);
         List<Supplier<List<PutOutcome>>> writes = new ArrayList<>();
         chunks.forEach(chunk -> writes.add(() -> client.putAllIfAbsent(chunk)));
@@ -270,7 +305,7 @@ final class SnapshotWriter {
     }
 
     /** Rows that already existed must be identical; one range read checks them all at once. */
-    private void requireSameEntries(BatchToken token, List<MetaRow> wanted) {
+    void requireSameEntries(BatchToken token, List<MetaRow> wanted) {
         Map<MetaRowKey, MetaRow> existing = new HashMap<>();
         requests.readAll(tunnelId, token.toString()).forEach(r -> existing.put(r.key(), r));
         for (MetaRow row : wanted) {

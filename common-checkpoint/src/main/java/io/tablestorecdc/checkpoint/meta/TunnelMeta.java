@@ -5,7 +5,9 @@ import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +23,9 @@ public final class TunnelMeta {
 
     /** Snapshots one {@link #purge(int)} call deletes at most, to bound its requests. */
     public static final int DEFAULT_MAX_SNAPSHOTS_PER_PURGE = 16;
+
+    /** About half the service's 4 MB limit of one batch write, leaving room for its encoding. */
+    private static final long MAX_WRITE_BYTES = 2L << 20;
 
     private final String tunnelId;
     private final SnapshotWriter writer;
@@ -115,6 +120,99 @@ public final class TunnelMeta {
             Collection<String> manifestChannels,
             Collection<ChannelCheckpoint> carried) {
         writer.carryForward(token, batchSequence, after, manifestChannels, carried);
+    }
+
+    /**
+     * The rows {@link #carryForward(BatchToken, long, Optional, Collection, Collection)} would
+     * write, chosen the same way, not yet written: a source of many tables writes every table's
+     * snapshot of a batch together with {@link #writeAll}. Reads the rows the choice of a delta
+     * depends on; writes nothing.
+     */
+    public PreparedSnapshot prepare(
+            BatchToken token,
+            long batchSequence,
+            Optional<BatchToken> after,
+            Collection<String> manifestChannels,
+            Collection<ChannelCheckpoint> carried) {
+        return writer.prepare(token, batchSequence, after, manifestChannels, carried);
+    }
+
+    /**
+     * Writes the snapshots of many tunnels in shared requests, in the order each is written alone:
+     * every batch log row, then every manifest, then every carried entry, each step in
+     * put-if-absent batch writes of at most {@link MetaTableClient#MAX_BATCH_ROWS} rows (and about
+     * 2 MB). A row that already exists must be the same as the one prepared (a re-planned batch),
+     * otherwise {@link ConflictingSnapshotException}, as for one snapshot. The caller fences the
+     * writes: it checks every tunnel's lease before (see {@code TunnelConsumer#writeAll}).
+     *
+     * @param client the client of the meta table every snapshot belongs to, written through as is
+     */
+    public static void writeAll(MetaTableClient client, List<PreparedSnapshot> snapshots) {
+        List<MetaRow> logs = new ArrayList<>();
+        List<MetaRow> manifests = new ArrayList<>();
+        List<MetaRow> entries = new ArrayList<>();
+        List<PreparedSnapshot> entryOwners = new ArrayList<>();
+        for (PreparedSnapshot s : snapshots) {
+            logs.add(s.logRow());
+            manifests.add(s.manifestRow());
+            for (MetaRow entry : s.entryRows()) {
+                entries.add(entry);
+                entryOwners.add(s);
+            }
+        }
+        putAll(client, logs);
+        List<PutOutcome> declared = putAll(client, manifests);
+        for (int i = 0; i < snapshots.size(); i++) {
+            if (declared.get(i) != PutOutcome.WRITTEN) {
+                snapshots.get(i).writer().requireSameManifest(snapshots.get(i));
+            }
+        }
+        List<PutOutcome> carried = putAll(client, entries);
+        Map<PreparedSnapshot, List<MetaRow>> conflicts = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            if (carried.get(i) == PutOutcome.ALREADY_EXISTS) {
+                conflicts
+                        .computeIfAbsent(entryOwners.get(i), s -> new ArrayList<>())
+                        .add(entries.get(i));
+            }
+        }
+        conflicts.forEach((s, rows) -> s.writer().requireSameEntries(s.token(), rows));
+        snapshots.forEach(s -> s.writer().written(s));
+    }
+
+    /**
+     * Puts {@code rows} if absent in as few batch writes as the limits allow; outcomes in order.
+     */
+    private static List<PutOutcome> putAll(MetaTableClient client, List<MetaRow> rows) {
+        List<PutOutcome> outcomes = new ArrayList<>(rows.size());
+        int from = 0;
+        while (from < rows.size()) {
+            int to = from;
+            long bytes = 0;
+            while (to < rows.size()
+                    && to - from < MetaTableClient.MAX_BATCH_ROWS
+                    && (to == from || bytes + approximateBytes(rows.get(to)) <= MAX_WRITE_BYTES)) {
+                bytes += approximateBytes(rows.get(to));
+                to++;
+            }
+            outcomes.addAll(client.putAllIfAbsent(rows.subList(from, to)));
+            from = to;
+        }
+        return outcomes;
+    }
+
+    private static long approximateBytes(MetaRow row) {
+        long bytes =
+                row.key().tunnelId().length()
+                        + row.key().batch().length()
+                        + row.key().channelId().length();
+        for (Map.Entry<String, MetaValue> c : row.columns().entrySet()) {
+            bytes += c.getKey().length() + 16;
+            if (c.getValue() instanceof MetaValue.Text text) {
+                bytes += text.value().length();
+            }
+        }
+        return bytes;
     }
 
     /**

@@ -11,6 +11,7 @@ import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
+import io.tablestorecdc.checkpoint.meta.PreparedSnapshot;
 import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchSnapshot;
 import io.tablestorecdc.checkpoint.model.BatchToken;
@@ -26,6 +27,7 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import io.tablestorecdc.checkpoint.tunnel.TunnelSessionConfig;
 import io.tablestorecdc.checkpoint.tunnel.TunnelStart;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -275,6 +277,62 @@ class TunnelConsumerTest {
      * a write of a closed consumer, not taken for a lost lease, so that the job restored from the
      * savepoint starts.
      */
+    /** {@code consumer}'s next snapshot of one channel, prepared and not written. */
+    private static PreparedSnapshot prepared(TunnelConsumer consumer, String channelId) {
+        BatchSnapshot next = snapshot(channelId, channelId + "@1");
+        return consumer.meta()
+                .prepare(
+                        next.token(),
+                        1,
+                        Optional.empty(),
+                        next.channels().keySet(),
+                        next.channels().values());
+    }
+
+    @Test
+    void theSnapshotsOfManyConsumersAreFencedOnceAndWrittenTogether() {
+        FakeTunnelService others =
+                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
+                        .channel("d1", ChannelType.STREAM);
+        TunnelConsumer orders = open("job-1");
+        TunnelConsumer users = open("job-1", others, "users");
+        Map<TunnelConsumer, PreparedSnapshot> batch = new LinkedHashMap<>();
+        batch.put(orders, prepared(orders, "c1"));
+        batch.put(users, prepared(users, "d1"));
+        meta.resetCounts();
+
+        TunnelConsumer.writeAll(meta, batch);
+
+        assertThat(meta.requests("BatchGetRow")).as("both leases in one read").isEqualTo(1);
+        assertThat(meta.requests("GetRow")).isZero();
+        assertThat(meta.requests("PutRow")).isZero();
+        assertThat(meta.requests("BatchWriteRow")).as("logs, manifests, entries").isEqualTo(3);
+        assertThat(new MetaTable(meta).tunnel("tunnel-u").read(batch.get(users).token()).channels())
+                .containsOnlyKeys("d1");
+
+        open("job-1", others, "users"); // a run restored from the same state takes users over
+        Map<TunnelConsumer, PreparedSnapshot> after = new LinkedHashMap<>();
+        after.put(orders, prepared(orders, "c1"));
+        after.put(users, prepared(users, "d1"));
+        int rows = meta.rowCount();
+        meta.resetCounts();
+
+        assertThatThrownBy(() -> TunnelConsumer.writeAll(meta, after))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("of table 'users' lost its owner lease");
+        assertThat(meta.requests("BatchWriteRow")).as("nothing written for any table").isZero();
+        assertThat(meta.rowCount()).isEqualTo(rows);
+        assertThat(users.isLost()).isTrue();
+        assertThat(orders.isLost()).isFalse();
+
+        orders.close();
+        Map<TunnelConsumer, PreparedSnapshot> closed = new LinkedHashMap<>();
+        closed.put(orders, prepared(orders, "c1"));
+        assertThatThrownBy(() -> TunnelConsumer.writeAll(meta, closed))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is closed");
+    }
+
     @Test
     void aWriteAfterCloseIsRefusedWithoutCountingTheReleasedLeaseAsLost() {
         TunnelConsumer first = open("job-1");

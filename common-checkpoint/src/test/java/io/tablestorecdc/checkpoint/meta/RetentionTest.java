@@ -160,4 +160,53 @@ class RetentionTest {
         tunnel.purge(1);
         assertThat(meta.tunnel("tunnel-2").read(T1)).isEqualTo(otherSnapshot);
     }
+
+    @Test
+    void whileTheLogHoldsNoMoreThanTheKeptBatchesAPurgeReadsNothing() {
+        batches(0, 3);
+        table.resetCounts();
+
+        assertThat(tunnel.purge(5)).isEqualTo(new PurgeResult(0, 0, 0));
+        assertThat(table.totalRequests()).as("the first purge reads the log").isEqualTo(1);
+
+        batches(3, 2); // 5 batches: all kept
+        table.resetCounts();
+        assertThat(tunnel.purge(5)).isEqualTo(new PurgeResult(0, 0, 0));
+        assertThat(table.totalRequests()).as("3 left + 2 logged since <= 5").isZero();
+
+        List<BatchToken> sixth = batches(5, 1); // the oldest expires
+        table.resetCounts();
+        PurgeResult purged = tunnel.purge(5);
+
+        assertThat(purged.snapshotsDeleted()).isEqualTo(1);
+        assertThat(table.requests("GetRange")).isPositive();
+        assertThat(tunnel.batchLog())
+                .hasSize(5)
+                .extracting(LoggedBatch::token)
+                .contains(sixth.get(0));
+        table.resetCounts();
+        assertThat(tunnel.purge(5)).isEqualTo(new PurgeResult(0, 0, 0));
+        assertThat(table.totalRequests()).isZero();
+    }
+
+    @Test
+    void aHandleThatDidNotWriteTheBatchesReadsTheLogAtItsFirstPurge() {
+        batches(0, 6);
+        tunnel.purge(6); // this handle knows 6 sequences
+        TunnelMeta next = new MetaTable(table, clock).tunnel(TUNNEL); // e.g. after a restart
+        next.seed(manyChannels(BatchToken.random(), 2), 6);
+
+        assertThat(next.purge(6).snapshotsDeleted()).isEqualTo(1);
+    }
+
+    /** {@code count} batches of 2 channels from sequence {@code first} on. */
+    private List<BatchToken> batches(int first, int count) {
+        List<BatchToken> tokens = new ArrayList<>();
+        for (int seq = first; seq < first + count; seq++) {
+            BatchToken token = BatchToken.random();
+            tunnel.seed(manyChannels(token, 2), seq);
+            tokens.add(token);
+        }
+        return tokens;
+    }
 }
