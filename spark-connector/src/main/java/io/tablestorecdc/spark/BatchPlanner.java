@@ -73,6 +73,16 @@ final class BatchPlanner {
         return cached;
     }
 
+    /** Whether the snapshot of {@code token} is in memory ({@link #snapshot} reads nothing). */
+    synchronized boolean knows(BatchToken token) {
+        return snapshots.containsKey(token);
+    }
+
+    /** Keeps the committed snapshot of {@code token}, read with other tables' snapshots. */
+    synchronized void remember(BatchToken token, BatchSnapshot snapshot) {
+        snapshots.put(token, snapshot);
+    }
+
     /**
      * The end offset of the next batch after {@code start}, or {@code start} itself when there is
      * nothing to read and no channel to adopt (no empty batches: invariant 7), or when {@code

@@ -124,6 +124,16 @@ final class TableStream implements AutoCloseable {
         return planner.prepare(candidate, caps);
     }
 
+    /** Whether the committed snapshot of {@code token} is in memory. */
+    boolean knows(BatchToken token) {
+        return planner.knows(token);
+    }
+
+    /** Keeps the committed snapshot of {@code token}, read with other tables' snapshots. */
+    void remember(BatchToken token, BatchSnapshot snapshot) {
+        planner.remember(token, snapshot);
+    }
+
     /** The table's tunnel consumer. */
     TunnelConsumer consumer() {
         return connection.consumer();

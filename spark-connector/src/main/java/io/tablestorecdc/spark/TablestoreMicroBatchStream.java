@@ -2,6 +2,7 @@ package io.tablestorecdc.spark;
 
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.meta.PreparedSnapshot;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchToken;
 import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.TableSelection;
@@ -344,6 +345,7 @@ final class TablestoreMicroBatchStream
             ReadLimit limit,
             List<TableStream> inStart,
             SortedMap<String, TablestoreOffset> end) {
+        readCommitted(start, inStart);
         Map<TableStream, Optional<BatchPlanner.Candidate>> found =
                 inParallel(
                         inStart,
@@ -385,6 +387,39 @@ final class TablestoreMicroBatchStream
         TunnelConsumer.writeAll(shared.metaClient(), snapshots);
         for (TableStream table : reading) {
             end.put(table.table(), planned.get(table).end());
+        }
+    }
+
+    /**
+     * The committed snapshots the tables' batches start from, read together: the ends the readers
+     * filled, in batch reads shared by all tables ({@link TunnelMeta#readAll}) instead of a range
+     * read per table. A table whose snapshot this cannot read reads it itself while planning, and
+     * fails there with its own error.
+     */
+    private void readCommitted(SourceOffset start, List<TableStream> inStart) {
+        Map<TunnelMeta, BatchToken> wanted = new LinkedHashMap<>();
+        Map<TunnelMeta, TableStream> byMeta = new LinkedHashMap<>();
+        for (TableStream table : inStart) {
+            BatchToken token = start.tables().get(table.table()).token();
+            if (!table.knows(token)) {
+                TunnelMeta meta = table.consumer().meta();
+                wanted.put(meta, token);
+                byMeta.put(meta, table);
+            }
+        }
+        if (wanted.size() < 2) {
+            return;
+        }
+        try {
+            TunnelMeta.readAll(shared.metaClient(), wanted)
+                    .forEach(
+                            (meta, snapshot) ->
+                                    byMeta.get(meta).remember(snapshot.token(), snapshot));
+        } catch (RuntimeException e) {
+            LOG.debug(
+                    "Reading the committed snapshots of {} tables together failed",
+                    wanted.size(),
+                    e);
         }
     }
 

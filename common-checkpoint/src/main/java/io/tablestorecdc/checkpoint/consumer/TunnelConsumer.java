@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -820,6 +821,75 @@ public final class TunnelConsumer implements AutoCloseable {
                 sequence,
                 snapshot.channels().size(),
                 purged);
+    }
+
+    /**
+     * One consumer's part of {@link #writeSnapshots}: what {@link #writeSnapshot} takes.
+     *
+     * @param snapshot the consumer's committed positions under a fresh batch token
+     * @param sequence the batch number (the Flink checkpoint id)
+     * @param adopted the adoptions the snapshot needs recorded first
+     */
+    public record SnapshotWrite(
+            BatchSnapshot snapshot, long sequence, Collection<ChannelCheckpoint> adopted) {}
+
+    /**
+     * {@link #writeSnapshot} of many consumers that share one meta table, in shared requests: each
+     * one's new adoptions recorded first (a request only when a channel is new), every snapshot
+     * prepared (a delta over the consumer's last one when cheaper) and written together by {@link
+     * #writeAll}, fenced once for all; then each consumer purges (no request while its meta rows
+     * are within the retention). A source of many tables so writes a checkpoint's snapshots in a
+     * few requests, whatever the number of tables. A failed write is not built on.
+     *
+     * @throws OwnershipLostException when a consumer's lease was taken over (no snapshot is
+     *     written)
+     */
+    public static void writeSnapshots(
+            MetaTableClient metaTable, Map<TunnelConsumer, SnapshotWrite> writes) {
+        Map<TunnelConsumer, PreparedSnapshot> prepared = new LinkedHashMap<>();
+        for (Map.Entry<TunnelConsumer, SnapshotWrite> e : writes.entrySet()) {
+            TunnelConsumer consumer = e.getKey();
+            BatchSnapshot snapshot = e.getValue().snapshot();
+            if (!snapshot.tunnelId().equals(consumer.tunnel.tunnelId())) {
+                throw new IllegalArgumentException(
+                        "The snapshot of batch token "
+                                + snapshot.token()
+                                + " belongs to tunnel "
+                                + snapshot.tunnelId()
+                                + ", not to the consumer of tunnel "
+                                + consumer.tunnel.tunnelId());
+            }
+            consumer.recordAdoptions(e.getValue().adopted());
+            Optional<BatchToken> after;
+            synchronized (consumer) {
+                after = consumer.lastSnapshot;
+            }
+            prepared.put(
+                    consumer,
+                    consumer.fenced.prepare(
+                            snapshot.token(),
+                            e.getValue().sequence(),
+                            after,
+                            snapshot.channels().keySet(),
+                            snapshot.channels().values()));
+        }
+        writeAll(metaTable, prepared);
+        for (Map.Entry<TunnelConsumer, SnapshotWrite> e : writes.entrySet()) {
+            TunnelConsumer consumer = e.getKey();
+            BatchSnapshot snapshot = e.getValue().snapshot();
+            synchronized (consumer) {
+                consumer.lastSnapshot = Optional.of(snapshot.token());
+            }
+            PurgeResult purged = consumer.fenced.purge(consumer.setup.retentionBatches());
+            LOG.debug(
+                    "Wrote meta snapshot {} as batch {} ({} channels) with {} other tables;"
+                            + " purge: {}",
+                    snapshot.token(),
+                    e.getValue().sequence(),
+                    snapshot.channels().size(),
+                    writes.size() - 1,
+                    purged);
+        }
     }
 
     // ---- server pushes -----------------------------------------------------------------------

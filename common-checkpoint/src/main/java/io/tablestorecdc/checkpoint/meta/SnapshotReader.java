@@ -87,22 +87,59 @@ final class SnapshotReader {
 
     BatchSnapshot read(BatchToken token) {
         Stored stored = readStored(token);
-        MetaRowFormat.Manifest manifest = stored.manifest();
+        return assemble(token, stored.manifest(), stored.entries());
+    }
+
+    /**
+     * The keys of the entries stored under {@code token}, when its manifest is in memory (a
+     * snapshot this handle wrote or read): what {@link #assemble} needs besides the manifest.
+     */
+    Optional<List<MetaRowKey>> knownEntryKeys(BatchToken token) {
+        return known.manifest(tunnelId, token)
+                .map(
+                        manifest -> {
+                            List<MetaRowKey> keys = new ArrayList<>();
+                            for (String id : storedKeys(manifest)) {
+                                if (!id.equals(MANIFEST)) {
+                                    keys.add(MetaRowFormat.entryKey(tunnelId, token, id));
+                                }
+                            }
+                            return keys;
+                        });
+    }
+
+    /** The complete snapshot of {@code token} from its known manifest and the given entry rows. */
+    BatchSnapshot assembleKnown(BatchToken token, List<MetaRow> entryRows) {
+        MetaRowFormat.Manifest manifest =
+                known.manifest(tunnelId, token)
+                        .orElseThrow(() -> new IllegalStateException("manifest not in memory"));
+        Map<String, ChannelCheckpoint> entries = new TreeMap<>();
+        for (MetaRow row : entryRows) {
+            ChannelCheckpoint entry = format.entry(row);
+            entries.put(entry.channelId(), entry);
+        }
+        return assemble(token, manifest, entries);
+    }
+
+    private BatchSnapshot assemble(
+            BatchToken token,
+            MetaRowFormat.Manifest manifest,
+            Map<String, ChannelCheckpoint> stored) {
         known.manifest(tunnelId, token, manifest);
         if (manifest.delta().isEmpty()) {
-            requireComplete(token, manifest.channels(), stored.entries());
-            known.full(tunnelId, token, stored.entries());
-            return new BatchSnapshot(tunnelId, token, stored.entries());
+            requireComplete(token, manifest.channels(), stored);
+            known.full(tunnelId, token, stored);
+            return new BatchSnapshot(tunnelId, token, stored);
         }
         MetaRowFormat.Delta delta = manifest.delta().get();
-        requireComplete(token, delta.channels(), stored.entries());
+        requireComplete(token, delta.channels(), stored);
         Map<String, ChannelCheckpoint> base;
         try {
             base = fullEntries(delta.base());
         } catch (SnapshotNotFoundException e) {
             throw baseNotFound(token, delta.base());
         }
-        Map<String, ChannelCheckpoint> entries = new TreeMap<>(stored.entries());
+        Map<String, ChannelCheckpoint> entries = new TreeMap<>(stored);
         List<String> missing = new ArrayList<>();
         for (String id : manifest.channels()) {
             if (!entries.containsKey(id)) {

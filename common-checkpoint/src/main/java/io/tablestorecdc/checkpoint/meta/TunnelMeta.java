@@ -7,9 +7,11 @@ import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -264,6 +266,52 @@ public final class TunnelMeta {
      */
     public BatchSnapshot read(BatchToken token) {
         return reader.read(token);
+    }
+
+    /**
+     * {@link #read} of the snapshots of many tunnels, each of its handle, with batch reads shared
+     * across tunnels (at most {@link MetaTableClient#MAX_BATCH_GET_ROWS} rows each) where the
+     * handle knows the snapshot's manifest (a snapshot it wrote or read before); the others are
+     * read one by one, as {@link #read} does. A source of many tables reads the ends its readers
+     * filled this way, in requests that grow with the channels read, not with the tables.
+     *
+     * @param client the client of the meta table every tunnel's rows are in, read through as is
+     * @throws SnapshotNotFoundException as {@link #read}
+     * @throws IncompleteSnapshotException as {@link #read}
+     */
+    public static Map<TunnelMeta, BatchSnapshot> readAll(
+            MetaTableClient client, Map<TunnelMeta, BatchToken> snapshots) {
+        Map<TunnelMeta, List<MetaRowKey>> keysOf = new LinkedHashMap<>();
+        List<MetaRowKey> keys = new ArrayList<>();
+        snapshots.forEach(
+                (tunnel, token) ->
+                        tunnel.reader
+                                .knownEntryKeys(token)
+                                .ifPresent(
+                                        k -> {
+                                            keysOf.put(tunnel, k);
+                                            keys.addAll(k);
+                                        }));
+        Map<MetaRowKey, MetaRow> rows = new HashMap<>();
+        for (int from = 0; from < keys.size(); from += MetaTableClient.MAX_BATCH_GET_ROWS) {
+            List<MetaRowKey> chunk =
+                    keys.subList(
+                            from, Math.min(keys.size(), from + MetaTableClient.MAX_BATCH_GET_ROWS));
+            client.getAll(chunk).forEach(row -> row.ifPresent(r -> rows.put(r.key(), r)));
+        }
+        Map<TunnelMeta, BatchSnapshot> read = new LinkedHashMap<>();
+        snapshots.forEach(
+                (tunnel, token) -> {
+                    List<MetaRowKey> own = keysOf.get(tunnel);
+                    if (own == null) {
+                        read.put(tunnel, tunnel.read(token));
+                        return;
+                    }
+                    List<MetaRow> found = new ArrayList<>(own.size());
+                    own.stream().map(rows::get).filter(Objects::nonNull).forEach(found::add);
+                    read.put(tunnel, tunnel.reader.assembleKnown(token, found));
+                });
+        return read;
     }
 
     /**

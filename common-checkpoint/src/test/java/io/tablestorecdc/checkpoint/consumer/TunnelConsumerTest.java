@@ -110,6 +110,21 @@ class TunnelConsumerTest {
         return new BatchSnapshot("tunnel-t", BatchToken.random(), Map.of(channelId, entry));
     }
 
+    /** A channel read to its {@code n}th position, {@code n} records in the last batch. */
+    private static ChannelCheckpoint entry(String channelId, int n) {
+        return ChannelCheckpoint.adopted(
+                        channelId, ChannelType.STREAM, ChannelPosition.at(channelId + "@0"))
+                .advancedTo(ChannelPosition.at(channelId + "@" + n), n, SequenceInfo.NONE);
+    }
+
+    private static BatchSnapshot of(String tunnelId, ChannelCheckpoint... entries) {
+        Map<String, ChannelCheckpoint> channels = new LinkedHashMap<>();
+        for (ChannelCheckpoint c : entries) {
+            channels.put(c.channelId(), c);
+        }
+        return new BatchSnapshot(tunnelId, BatchToken.random(), channels);
+    }
+
     private static ServerCommitPlan plan(String channelId, String token) {
         return ServerCommitPlan.forCommitted(snapshot(channelId, token), Map.of());
     }
@@ -331,6 +346,41 @@ class TunnelConsumerTest {
         assertThatThrownBy(() -> TunnelConsumer.writeAll(meta, closed))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("is closed");
+    }
+
+    @Test
+    void theCheckpointSnapshotsOfManyConsumersAreWrittenTogetherEachADeltaOverItsLast() {
+        FakeTunnelService others =
+                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
+                        .channel("d1", ChannelType.STREAM);
+        TunnelConsumer orders = open("job-1");
+        TunnelConsumer users = open("job-1", others, "users");
+        Map<TunnelConsumer, TunnelConsumer.SnapshotWrite> first = new LinkedHashMap<>();
+        first.put(
+                orders,
+                new TunnelConsumer.SnapshotWrite(
+                        of("tunnel-t", entry("c1", 1), entry("c2", 1)), 1, List.of()));
+        first.put(
+                users,
+                new TunnelConsumer.SnapshotWrite(of("tunnel-u", entry("d1", 1)), 1, List.of()));
+        TunnelConsumer.writeSnapshots(meta, first);
+        meta.resetCounts();
+
+        BatchSnapshot next = of("tunnel-t", entry("c1", 2), entry("c2", 1).carriedForward());
+        Map<TunnelConsumer, TunnelConsumer.SnapshotWrite> second = new LinkedHashMap<>();
+        second.put(orders, new TunnelConsumer.SnapshotWrite(next, 2, List.of()));
+        second.put(
+                users,
+                new TunnelConsumer.SnapshotWrite(of("tunnel-u", entry("d1", 2)), 2, List.of()));
+        TunnelConsumer.writeSnapshots(meta, second);
+
+        assertThat(meta.requests("BatchGetRow")).as("both leases in one read").isEqualTo(1);
+        assertThat(meta.requests("BatchWriteRow")).isEqualTo(3);
+        assertThat(meta.totalRequests()).as("no purge reads within the retention").isEqualTo(4);
+        assertThat(new MetaTable(meta).tunnel("tunnel-t").read(next.token())).isEqualTo(next);
+        assertThat(meta.rowsUnder("tunnel-t", next.token().toString()))
+                .as("a delta: the manifest and the one changed channel")
+                .hasSize(2);
     }
 
     @Test

@@ -180,4 +180,44 @@ class ManyTunnelsWriteTest {
                 .hasMessageContaining("tunnel tunnel-1")
                 .hasMessageContaining("The first writer wins");
     }
+
+    @Test
+    void theSnapshotsOfManyTunnelsAreReadTogetherWhereTheirManifestsAreKnown() {
+        MetaTable writer = new MetaTable(table, clock);
+        Map<String, BatchToken> after = seedEach(writer);
+        Map<TunnelMeta, BatchToken> wanted = new LinkedHashMap<>();
+        Map<TunnelMeta, BatchSnapshot> expected = new HashMap<>();
+        for (int t = 0; t < TUNNELS; t++) {
+            // each tunnel's own handle, as each table of a source holds one
+            TunnelMeta tunnel = new MetaTable(table, clock).tunnel(tunnel(t));
+            List<ChannelCheckpoint> all = channels(t, 2);
+            BatchToken token = BatchToken.random();
+            if (t == 0) {
+                // a handle that wrote nothing under this token: read alone, by range
+                writer.tunnel(tunnel(t))
+                        .carryForward(token, 1, Optional.empty(), ids(all), all.subList(1, 4));
+            } else {
+                tunnel.carryForward(
+                        token, 1, Optional.of(after.get(tunnel(t))), ids(all), all.subList(1, 4));
+            }
+            tunnel.fill(token, reading("ch-" + t + "-0", 7));
+            wanted.put(tunnel, token);
+            expected.put(tunnel, new MetaTable(table, clock).tunnel(tunnel(t)).read(token));
+        }
+        table.resetCounts();
+
+        Map<TunnelMeta, BatchSnapshot> read = TunnelMeta.readAll(table, wanted);
+
+        assertThat(read).isEqualTo(expected);
+        assertThat(table.requests("BatchGetRow")).as("29 x 4 entries, 100 a request").isEqualTo(2);
+        assertThat(table.requests("GetRange")).as("the one unknown manifest").isEqualTo(1);
+
+        TunnelMeta unfilled = new MetaTable(table, clock).tunnel(tunnel(1));
+        BatchToken planned = BatchToken.random();
+        List<ChannelCheckpoint> all = channels(1, 3);
+        unfilled.carryForward(planned, 2, Optional.empty(), ids(all), all.subList(1, 4));
+        assertThatThrownBy(() -> TunnelMeta.readAll(table, Map.of(unfilled, planned)))
+                .isInstanceOf(IncompleteSnapshotException.class)
+                .hasMessageContaining("ch-1-0");
+    }
 }

@@ -462,8 +462,42 @@ final class TableEnumerator {
         }
     }
 
+    /**
+     * {@link #notifyCheckpointComplete} of a table of a source of several, whose meta writes the
+     * source sends together ({@link TunnelConsumer#writeSnapshots}): the checkpoint's positions and
+     * finishes become committed, and the table's snapshot to write is returned (none when nothing
+     * changed, or before the table's tunnel is open).
+     */
+    Optional<TunnelConsumer.SnapshotWrite> completedForSharedWrite(
+            long checkpointId,
+            Map<TunnelConsumer.SnapshotWrite, CheckpointCommits.MetaWrite> into) {
+        splits.durable(commits.completed(checkpointId));
+        if (publisher == null) {
+            return Optional.empty();
+        }
+        return commits.metaWrite(connection.tunnel().tunnelId())
+                .map(
+                        w -> {
+                            TunnelConsumer.SnapshotWrite write =
+                                    new TunnelConsumer.SnapshotWrite(
+                                            w.snapshot(), checkpointId, w.adoptions());
+                            into.put(write, w);
+                            return write;
+                        });
+    }
+
+    /** A snapshot of {@link #completedForSharedWrite} was written: its adoptions are recorded. */
+    void metaWritten(CheckpointCommits.MetaWrite write) {
+        commits.metaWritten(write);
+    }
+
+    /** The table's consumer (its tunnel is open). */
+    TunnelConsumer consumer() {
+        return connection.consumer();
+    }
+
     /** Pushes what is committed and the server lacks (the core's plan), on the worker thread. */
-    private void pushCommitted() {
+    void pushCommitted() {
         if (publisher != null) {
             publisher.push();
         }

@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source.enumerator;
 
+import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.lifecycle.ClassPreload;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
@@ -23,6 +24,7 @@ import io.tablestorecdc.flink.source.split.ChannelSplit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -512,9 +514,62 @@ public final class TablestoreCdcEnumerator
         return EnumeratorState.ofTables(consumerId, checkpointId, states);
     }
 
+    /**
+     * The checkpoint is committed. With several tables, every table's snapshot is written in one
+     * shared meta write ({@link TunnelConsumer#writeSnapshots}: one lease read for all tables, then
+     * shared batch writes) instead of one write per table, then each table pushes to the server
+     * what is committed. Both run on the worker thread, in this order, as for one table.
+     */
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        tables.values().forEach(t -> t.notifyCheckpointComplete(checkpointId));
+        if (!several) {
+            tables.values().forEach(t -> t.notifyCheckpointComplete(checkpointId));
+            return;
+        }
+        Map<TunnelConsumer.SnapshotWrite, CheckpointCommits.MetaWrite> commits =
+                new LinkedHashMap<>();
+        Map<TunnelConsumer, TunnelConsumer.SnapshotWrite> writes = new LinkedHashMap<>();
+        Map<TunnelConsumer, TableEnumerator> byConsumer = new LinkedHashMap<>();
+        for (TableEnumerator table : tables.values()) {
+            table.completedForSharedWrite(checkpointId, commits)
+                    .ifPresent(
+                            w -> {
+                                writes.put(table.consumer(), w);
+                                byConsumer.put(table.consumer(), table);
+                            });
+        }
+        if (!writes.isEmpty()) {
+            context.callAsync(
+                    () -> {
+                        TunnelConsumer.writeSnapshots(metaClient, writes);
+                        return writes;
+                    },
+                    (written, error) -> {
+                        if (error == null) {
+                            written.forEach(
+                                    (consumer, w) ->
+                                            byConsumer.get(consumer).metaWritten(commits.get(w)));
+                            return;
+                        }
+                        OwnershipLoss.rethrow(error);
+                        if (byConsumer.keySet().stream().anyMatch(TunnelConsumer::isClosed)) {
+                            LOG.info(
+                                    "Checkpoint {} was not written to meta table {}: the source"
+                                            + " stopped first",
+                                    checkpointId,
+                                    metaClient.tableName());
+                            return;
+                        }
+                        LOG.warn(
+                                "Could not write checkpoint {} of {} tables to meta table {}; the"
+                                        + " next checkpoint writes newer positions: {}",
+                                checkpointId,
+                                writes.size(),
+                                metaClient.tableName(),
+                                error.getMessage());
+                    });
+        }
+        tables.values().forEach(TableEnumerator::pushCommitted);
     }
 
     /** Makes the next discovery round of every table renew its owner lease (tests). */
