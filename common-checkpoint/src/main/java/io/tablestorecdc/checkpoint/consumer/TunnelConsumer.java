@@ -777,15 +777,7 @@ public final class TunnelConsumer implements AutoCloseable {
      * an earlier one) are not written again. Fenced.
      */
     public void recordAdoptions(Collection<ChannelCheckpoint> adopted) {
-        List<ChannelCheckpoint> fresh = new ArrayList<>();
-        synchronized (this) {
-            for (ChannelCheckpoint entry : adopted) {
-                if (!adoptions.containsKey(entry.channelId())
-                        && fresh.stream().noneMatch(f -> f.channelId().equals(entry.channelId()))) {
-                    fresh.add(entry);
-                }
-            }
-        }
+        List<ChannelCheckpoint> fresh = unrecorded(adopted);
         if (fresh.isEmpty()) {
             return;
         }
@@ -793,6 +785,18 @@ public final class TunnelConsumer implements AutoCloseable {
         synchronized (this) {
             fresh.forEach(e -> adoptions.putIfAbsent(e.channelId(), e.adoptedAt()));
         }
+    }
+
+    /** Those of {@code adopted} whose channels have no adoption record yet, each once. */
+    private synchronized List<ChannelCheckpoint> unrecorded(Collection<ChannelCheckpoint> adopted) {
+        List<ChannelCheckpoint> fresh = new ArrayList<>();
+        for (ChannelCheckpoint entry : adopted) {
+            if (!adoptions.containsKey(entry.channelId())
+                    && fresh.stream().noneMatch(f -> f.channelId().equals(entry.channelId()))) {
+                fresh.add(entry);
+            }
+        }
+        return fresh;
     }
 
     // ---- meta snapshots ----------------------------------------------------------------------
@@ -847,6 +851,7 @@ public final class TunnelConsumer implements AutoCloseable {
     public static void writeSnapshots(
             MetaTableClient metaTable, Map<TunnelConsumer, SnapshotWrite> writes) {
         Map<TunnelConsumer, PreparedSnapshot> prepared = new LinkedHashMap<>();
+        Map<TunnelConsumer, List<ChannelCheckpoint>> freshAdoptions = new HashMap<>();
         for (Map.Entry<TunnelConsumer, SnapshotWrite> e : writes.entrySet()) {
             TunnelConsumer consumer = e.getKey();
             BatchSnapshot snapshot = e.getValue().snapshot();
@@ -859,7 +864,8 @@ public final class TunnelConsumer implements AutoCloseable {
                                 + ", not to the consumer of tunnel "
                                 + consumer.tunnel.tunnelId());
             }
-            consumer.recordAdoptions(e.getValue().adopted());
+            List<ChannelCheckpoint> fresh = consumer.unrecorded(e.getValue().adopted());
+            freshAdoptions.put(consumer, fresh);
             Optional<BatchToken> after;
             synchronized (consumer) {
                 after = consumer.lastSnapshot;
@@ -871,7 +877,8 @@ public final class TunnelConsumer implements AutoCloseable {
                             e.getValue().sequence(),
                             after,
                             snapshot.channels().keySet(),
-                            snapshot.channels().values()));
+                            snapshot.channels().values(),
+                            fresh));
         }
         writeAll(metaTable, prepared);
         for (Map.Entry<TunnelConsumer, SnapshotWrite> e : writes.entrySet()) {
@@ -879,6 +886,9 @@ public final class TunnelConsumer implements AutoCloseable {
             BatchSnapshot snapshot = e.getValue().snapshot();
             synchronized (consumer) {
                 consumer.lastSnapshot = Optional.of(snapshot.token());
+                freshAdoptions
+                        .get(consumer)
+                        .forEach(a -> consumer.adoptions.putIfAbsent(a.channelId(), a.adoptedAt()));
             }
             PurgeResult purged = consumer.fenced.purge(consumer.setup.retentionBatches());
             LOG.debug(
@@ -911,20 +921,76 @@ public final class TunnelConsumer implements AutoCloseable {
             }
             try {
                 requireOwnership();
-                Map<String, ChannelPosition> all = new TreeMap<>(plan.positions());
-                plan.finishes().forEach(id -> all.put(id, ChannelPosition.finished()));
-                checkpointAll(all);
             } catch (RuntimeException e) {
                 pushes.failed(plan);
                 throw e;
             }
-            pushes.acknowledged(plan);
-            if (!plan.finishes().isEmpty()) {
-                heartbeatNow();
-            }
+            pushOwned(plan);
             return true;
         } finally {
             lifecycle.readLock().unlock();
+        }
+    }
+
+    /**
+     * {@link #push} of many consumers that share one meta table, their leases checked together
+     * first ({@link #requireOwnership(MetaTableClient, List)}: one read per 100 consumers instead
+     * of one each); then each consumer's plan is pushed, one failing not stopping the others. A
+     * closed consumer pushes nothing.
+     *
+     * @return the consumers whose push failed, with the failure (their plans are recorded failed
+     *     and planned again, as after {@link #push})
+     * @throws OwnershipLostException when a consumer's lease was taken over (nothing is pushed)
+     */
+    public static Map<TunnelConsumer, RuntimeException> pushAll(
+            MetaTableClient metaTable, Map<TunnelConsumer, ServerCommitPlan> plans) {
+        Map<TunnelConsumer, RuntimeException> failed = new LinkedHashMap<>();
+        List<TunnelConsumer> open = new ArrayList<>();
+        List<Lock> held = new ArrayList<>();
+        try {
+            for (TunnelConsumer consumer : plans.keySet()) {
+                Lock lock = consumer.lifecycle.readLock();
+                lock.lock();
+                held.add(lock);
+                if (!consumer.closed) {
+                    open.add(consumer);
+                }
+            }
+            if (open.isEmpty()) {
+                return failed;
+            }
+            try {
+                requireOwnership(metaTable, open);
+            } catch (RuntimeException e) {
+                open.forEach(c -> c.pushes.failed(plans.get(c)));
+                throw e;
+            }
+            for (TunnelConsumer consumer : open) {
+                try {
+                    consumer.pushOwned(plans.get(consumer));
+                } catch (RuntimeException e) {
+                    failed.put(consumer, e);
+                }
+            }
+            return failed;
+        } finally {
+            held.forEach(Lock::unlock);
+        }
+    }
+
+    /** Pushes {@code plan}, the lease checked; records the outcome in the ledger. */
+    private void pushOwned(ServerCommitPlan plan) {
+        try {
+            Map<String, ChannelPosition> all = new TreeMap<>(plan.positions());
+            plan.finishes().forEach(id -> all.put(id, ChannelPosition.finished()));
+            checkpointAll(all);
+        } catch (RuntimeException e) {
+            pushes.failed(plan);
+            throw e;
+        }
+        pushes.acknowledged(plan);
+        if (!plan.finishes().isEmpty()) {
+            heartbeatNow();
         }
     }
 

@@ -21,6 +21,7 @@ public final class PreparedSnapshot {
     private final MetaRow manifestRow;
     private final List<MetaRow> entryRows;
     private final Map<String, ChannelCheckpoint> fullEntries;
+    private final List<MetaRow> adoptionRows;
 
     PreparedSnapshot(
             SnapshotWriter writer,
@@ -29,7 +30,8 @@ public final class PreparedSnapshot {
             MetaRowFormat.Manifest manifest,
             MetaRow manifestRow,
             List<MetaRow> entryRows,
-            Map<String, ChannelCheckpoint> fullEntries) {
+            Map<String, ChannelCheckpoint> fullEntries,
+            List<MetaRow> adoptionRows) {
         this.writer = writer;
         this.token = token;
         this.logRow = logRow;
@@ -37,6 +39,7 @@ public final class PreparedSnapshot {
         this.manifestRow = manifestRow;
         this.entryRows = entryRows;
         this.fullEntries = fullEntries;
+        this.adoptionRows = adoptionRows;
     }
 
     /** The batch token the snapshot is written under. */
@@ -49,9 +52,22 @@ public final class PreparedSnapshot {
         return logRow.key().tunnelId();
     }
 
-    /** How many rows writing it takes: the log row, the manifest and the carried entries. */
+    /**
+     * How many rows writing it takes: the adoption records, the log row, the manifest and the
+     * carried entries.
+     */
     public int rowCount() {
-        return 2 + entryRows.size();
+        return adoptionRows.size() + 2 + entryRows.size();
+    }
+
+    /** The same snapshot, with the adoption records of {@code adopted} written before it. */
+    PreparedSnapshot withAdoptions(List<MetaRow> adopted) {
+        return new PreparedSnapshot(
+                writer, token, logRow, manifest, manifestRow, entryRows, fullEntries, adopted);
+    }
+
+    List<MetaRow> adoptionRows() {
+        return adoptionRows;
     }
 
     SnapshotWriter writer() {

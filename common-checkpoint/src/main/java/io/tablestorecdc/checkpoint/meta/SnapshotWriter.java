@@ -132,7 +132,8 @@ final class SnapshotWriter {
                 manifest,
                 MetaRowFormat.manifestRow(tunnelId, token, manifest, now),
                 List.copyOf(entries),
-                full);
+                full,
+                List.of());
     }
 
     /** Remembers a snapshot whose rows are all written, so that the next batch reads none. */

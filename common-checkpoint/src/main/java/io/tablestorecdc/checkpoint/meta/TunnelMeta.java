@@ -140,21 +140,41 @@ public final class TunnelMeta {
     }
 
     /**
+     * As {@link #prepare(BatchToken, long, Optional, Collection, Collection)}, with the adoption
+     * records of {@code adopted} ({@link #recordAdoptions}) written first, before the snapshot.
+     */
+    public PreparedSnapshot prepare(
+            BatchToken token,
+            long batchSequence,
+            Optional<BatchToken> after,
+            Collection<String> manifestChannels,
+            Collection<ChannelCheckpoint> carried,
+            Collection<ChannelCheckpoint> adopted) {
+        List<MetaRow> adoptions = new ArrayList<>(adopted.size());
+        adopted.forEach(c -> adoptions.add(MetaRowFormat.adoptionRow(tunnelId, c)));
+        return prepare(token, batchSequence, after, manifestChannels, carried)
+                .withAdoptions(List.copyOf(adoptions));
+    }
+
+    /**
      * Writes the snapshots of many tunnels in shared requests, in the order each is written alone:
-     * every batch log row, then every manifest, then every carried entry, each step in
-     * put-if-absent batch writes of at most {@link MetaTableClient#MAX_BATCH_ROWS} rows (and about
-     * 2 MB). A row that already exists must be the same as the one prepared (a re-planned batch),
-     * otherwise {@link ConflictingSnapshotException}, as for one snapshot. The caller fences the
-     * writes: it checks every tunnel's lease before (see {@code TunnelConsumer#writeAll}).
+     * every adoption record (put-if-absent, written once), every batch log row, then every
+     * manifest, then every carried entry, each step in put-if-absent batch writes of at most {@link
+     * MetaTableClient#MAX_BATCH_ROWS} rows (and about 2 MB). A row that already exists must be the
+     * same as the one prepared (a re-planned batch), otherwise {@link
+     * ConflictingSnapshotException}, as for one snapshot. The caller fences the writes: it checks
+     * every tunnel's lease before (see {@code TunnelConsumer#writeAll}).
      *
      * @param client the client of the meta table every snapshot belongs to, written through as is
      */
     public static void writeAll(MetaTableClient client, List<PreparedSnapshot> snapshots) {
+        List<MetaRow> adoptions = new ArrayList<>();
         List<MetaRow> logs = new ArrayList<>();
         List<MetaRow> manifests = new ArrayList<>();
         List<MetaRow> entries = new ArrayList<>();
         List<PreparedSnapshot> entryOwners = new ArrayList<>();
         for (PreparedSnapshot s : snapshots) {
+            adoptions.addAll(s.adoptionRows());
             logs.add(s.logRow());
             manifests.add(s.manifestRow());
             for (MetaRow entry : s.entryRows()) {
@@ -162,6 +182,7 @@ public final class TunnelMeta {
                 entryOwners.add(s);
             }
         }
+        putAll(client, adoptions); // an adoption already recorded stays as it was
         putAll(client, logs);
         List<PutOutcome> declared = putAll(client, manifests);
         for (int i = 0; i < snapshots.size(); i++) {

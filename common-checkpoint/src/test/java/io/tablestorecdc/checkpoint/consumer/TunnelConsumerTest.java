@@ -384,6 +384,70 @@ class TunnelConsumerTest {
     }
 
     @Test
+    void theAdoptionsOfManyConsumersGoInTheirSharedSnapshotWriteAndAreRecordedOnce() {
+        FakeTunnelService others =
+                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
+                        .channel("d1", ChannelType.STREAM);
+        TunnelConsumer orders = open("job-1");
+        TunnelConsumer users = open("job-1", others, "users");
+        ChannelCheckpoint c1 = entry("c1", 1);
+        ChannelCheckpoint d1 = entry("d1", 1);
+        Map<TunnelConsumer, TunnelConsumer.SnapshotWrite> first = new LinkedHashMap<>();
+        first.put(orders, new TunnelConsumer.SnapshotWrite(of("tunnel-t", c1), 1, List.of(c1)));
+        first.put(users, new TunnelConsumer.SnapshotWrite(of("tunnel-u", d1), 1, List.of(d1)));
+        meta.resetCounts();
+
+        TunnelConsumer.writeSnapshots(meta, first);
+
+        assertThat(meta.requests("BatchGetRow")).as("both leases in one read").isEqualTo(1);
+        assertThat(meta.requests("GetRow")).isZero();
+        assertThat(meta.requests("BatchWriteRow"))
+                .as("adoptions, logs, manifests, entries")
+                .isEqualTo(4);
+        assertThat(new MetaTable(meta).tunnel("tunnel-u").adoptions())
+                .containsEntry("d1", d1.adoptedAt());
+        meta.resetCounts();
+        users.recordAdoptions(List.of(d1));
+        assertThat(meta.totalRequests()).as("known recorded").isZero();
+
+        Map<TunnelConsumer, TunnelConsumer.SnapshotWrite> second = new LinkedHashMap<>();
+        second.put(
+                orders,
+                new TunnelConsumer.SnapshotWrite(of("tunnel-t", entry("c1", 2)), 2, List.of(c1)));
+        meta.resetCounts();
+        TunnelConsumer.writeSnapshots(meta, second);
+        assertThat(meta.requests("BatchWriteRow")).as("no adoption written again").isEqualTo(3);
+    }
+
+    @Test
+    void thePushesOfManyConsumersCheckTheirLeasesInOneRead() {
+        FakeTunnelService others =
+                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
+                        .channel("d1", ChannelType.STREAM);
+        TunnelConsumer orders = open("job-1");
+        TunnelConsumer users = open("job-1", others, "users");
+        Map<TunnelConsumer, ServerCommitPlan> plans = new LinkedHashMap<>();
+        plans.put(orders, plan("c1", "c1@1"));
+        plans.put(users, ServerCommitPlan.forCommitted(of("tunnel-u", entry("d1", 4)), Map.of()));
+        meta.resetCounts();
+
+        assertThat(TunnelConsumer.pushAll(meta, plans)).isEmpty();
+
+        assertThat(meta.totalRequests()).as("one BatchGetRow").isEqualTo(1);
+        assertThat(server.checkpointOf("c1")).contains("c1@1");
+        assertThat(others.checkpointOf("d1")).contains("d1@4");
+
+        open("job-1", others, "users"); // a run restored from the same state takes users over
+        Map<TunnelConsumer, ServerCommitPlan> later = new LinkedHashMap<>();
+        later.put(orders, plan("c1", "c1@2"));
+        later.put(users, ServerCommitPlan.forCommitted(of("tunnel-u", entry("d1", 5)), Map.of()));
+        assertThatThrownBy(() -> TunnelConsumer.pushAll(meta, later))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("of table 'users' lost its owner lease");
+        assertThat(server.checkpointOf("c1")).as("nothing pushed").contains("c1@1");
+    }
+
+    @Test
     void aWriteAfterCloseIsRefusedWithoutCountingTheReleasedLeaseAsLost() {
         TunnelConsumer first = open("job-1");
         String holder = first.holder();

@@ -57,6 +57,10 @@ final class FlinkCheckpoints {
         this.counters = counters;
     }
 
+    private Runnable thenChanges = () -> {};
+    private long changedRecords;
+    private int changeWriteRequests;
+
     /** Counters when a checkpoint completed (first subtask to hear of it). */
     private record Mark(RequestCounts requests, long metaWritten, long metaDeleted, long seen) {}
 
@@ -73,7 +77,10 @@ final class FlinkCheckpoints {
             double metaRowsDeletedPerCheckpoint,
             double medianMetaRowsPerCheckpoint,
             double steadyMetaRowsPerCheckpoint,
-            long medianFullCheckpointMs) {}
+            long medianFullCheckpointMs,
+            double changedMetaRequestsPerCheckpoint,
+            double changedMetaRowsPerCheckpoint,
+            Map<String, Long> changedRequestsByAction) {}
 
     Figures measure(String table, String tunnel, int channels, long expected) throws Exception {
         return measure(table, tunnel, channels, expected, MetaTable.DEFAULT_FULL_SNAPSHOT_EVERY);
@@ -84,6 +91,19 @@ final class FlinkCheckpoints {
             throws Exception {
         return measure(
                 FlinkDrain.source(emulator, table, tunnel, fullEvery), tunnel, channels, expected);
+    }
+
+    /**
+     * In the next measurement, after the idle checkpoints: runs {@code writes}, which writes {@code
+     * records} more rows in {@code writeRequests} BatchWriteRow requests (left out of the figures),
+     * and measures the checkpoints until they are read (a job past its start whose checkpoints
+     * carry changes).
+     */
+    FlinkCheckpoints thenChanges(Runnable writes, long records, int writeRequests) {
+        this.thenChanges = writes;
+        this.changedRecords = records;
+        this.changeWriteRequests = writeRequests;
+        return this;
     }
 
     /** Runs {@code action} in the next measurement once every record was read, job running. */
@@ -123,7 +143,42 @@ final class FlinkCheckpoints {
             whenDrained.run();
             long settledAt = awaitCheckpoint(drainedAt + SETTLE_CHECKPOINTS);
             long endAt = awaitCheckpoint(settledAt + IDLE_CHECKPOINTS);
-            return figures(channels, start, drainedAt, settledAt, endAt);
+            Figures figures = figures(channels, start, drainedAt, settledAt, endAt);
+            if (changedRecords > 0) {
+                Mark before = MARKS.get(endAt);
+                thenChanges.run();
+                // Readers report a checkpoint's positions after it completes, and the next
+                // completion writes them: two checkpoints more, so that the meta write of the
+                // changes has landed.
+                long changedAt =
+                        awaitCheckpoint(awaitDrainedCheckpoint(expected + changedRecords) + 2);
+                long checkpoints = Math.max(1, changedAt - endAt);
+                Mark after = MARKS.get(changedAt);
+                Map<String, Long> asked =
+                        new java.util.LinkedHashMap<>(
+                                nonZero(after.requests().minus(before.requests())));
+                asked.merge("BatchWriteRow", (long) -changeWriteRequests, Long::sum);
+                long tableRequests =
+                        after.requests().minus(before.requests()).table() - changeWriteRequests;
+                figures =
+                        new Figures(
+                                figures.channels(),
+                                figures.activeCheckpoints(),
+                                figures.metaRequestsPerCheckpoint(),
+                                figures.metaRowsPerCheckpoint(),
+                                figures.tunnelCheckpointsPerCheckpoint(),
+                                figures.medianCheckpointMs(),
+                                figures.idleMetaRequestsPerCheckpoint(),
+                                figures.idleMetaRowsPerCheckpoint(),
+                                figures.metaRowsDeletedPerCheckpoint(),
+                                figures.medianMetaRowsPerCheckpoint(),
+                                figures.steadyMetaRowsPerCheckpoint(),
+                                figures.medianFullCheckpointMs(),
+                                tableRequests / (double) checkpoints,
+                                (after.metaWritten() - before.metaWritten()) / (double) checkpoints,
+                                asked);
+            }
+            return figures;
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
             job.getJobExecutionResult().handle((r, e) -> null).get(60, TimeUnit.SECONDS);
@@ -165,7 +220,22 @@ final class FlinkCheckpoints {
                         ? (drained.metaWritten() - MARKS.get(first).metaWritten())
                                 / (double) (drainedAt - first)
                         : Double.NaN,
-                medianFullMillis(endAt));
+                medianFullMillis(endAt),
+                Double.NaN,
+                Double.NaN,
+                Map.of());
+    }
+
+    private static Map<String, Long> nonZero(RequestCounts counts) {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        counts.byAction()
+                .forEach(
+                        (a, n) -> {
+                            if (n != 0) {
+                                out.put(a, n);
+                            }
+                        });
+        return out;
     }
 
     /**

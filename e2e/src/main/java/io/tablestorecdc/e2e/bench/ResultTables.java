@@ -121,10 +121,11 @@ final class ResultTables {
         out.append("\n");
         out.append(
                 "| Flink source | first record after submission, ms | checkpoint, trigger to"
-                        + " complete, ms | meta rows / checkpoint (reading) | meta requests /"
-                        + " checkpoint (reading) | meta requests / idle checkpoint |"
-                        + " peak threads |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+                        + " complete, ms | meta rows / checkpoint (reading, job start"
+                        + " included) | meta requests / checkpoint (reading, job start included)"
+                        + " | meta requests / idle checkpoint | meta requests / checkpoint, a row"
+                        + " in every channel once running | peak threads |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int i = 0; i < first.getAsJsonArray("flinkSources").size(); i++) {
             Figures at = new Figures(runs, "flinkSources", i);
             out.append("| ")
@@ -142,6 +143,8 @@ final class ResultTables {
                     .append(at.median("checkpoints.metaRequestsPerCheckpoint"))
                     .append(" | ")
                     .append(at.median("checkpoints.idleMetaRequestsPerCheckpoint"))
+                    .append(" | ")
+                    .append(at.median("checkpoints.changedMetaRequestsPerCheckpoint"))
                     .append(" | ")
                     .append(at.median("peakThreads"))
                     .append(" |\n");

@@ -141,13 +141,35 @@ final class TablesPart {
                                 FlinkDrain.builder(bench.emulator(), null, FLINK_TUNNEL)
                                         .setTablePattern(prefix + "[0-9]+"),
                                 channels,
-                                expected),
+                                expected,
+                                () -> {
+                                    for (int t = 0; t < tables; t++) {
+                                        bench.table(prefix + t)
+                                                .writeInto(
+                                                        allOf(partitions),
+                                                        partitions,
+                                                        (long) partitions * rowsPerChannel,
+                                                        1);
+                                    }
+                                },
+                                tables),
                         measureFlink(
                                 "one table",
                                 1,
                                 FlinkDrain.builder(bench.emulator(), one.name(), FLINK_TUNNEL),
                                 channels,
-                                expected))) {
+                                expected,
+                                () -> {
+                                    List<Integer> all = allOf(channels);
+                                    for (int from = 0; from < channels; from += 200) {
+                                        one.writeInto(
+                                                all.subList(from, Math.min(channels, from + 200)),
+                                                channels,
+                                                (long) channels * rowsPerChannel,
+                                                1);
+                                    }
+                                },
+                                (channels + 199) / 200))) {
             Map<String, Object> row = ThroughputBenchmark.record(f);
             row.put("checkpoints", ThroughputBenchmark.record(f.checkpoints()));
             flink.add(row);
@@ -156,12 +178,22 @@ final class TablesPart {
         bench.report("tables", json);
     }
 
+    private static List<Integer> allOf(int partitions) {
+        List<Integer> all = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            all.add(p);
+        }
+        return all;
+    }
+
     private FlinkFigures measureFlink(
             String source,
             int tables,
             TablestoreCdcSourceBuilder<String> builder,
             int channels,
-            long expected)
+            long expected,
+            Runnable oneRowPerChannel,
+            int writeRequests)
             throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         threads.resetPeakThreadCount();
@@ -169,6 +201,7 @@ final class TablesPart {
         long start = System.nanoTime();
         FlinkCheckpoints checkpoints =
                 new FlinkCheckpoints(bench.emulator(), counters)
+                        .thenChanges(oneRowPerChannel, channels, writeRequests)
                         .whenDrained(
                                 () -> {
                                     System.gc();
@@ -192,7 +225,8 @@ final class TablesPart {
                         + " to complete, all checkpoints), %d ms (barrier at the sink to complete,"
                         + " %d while reading); per checkpoint while reading %.1f meta rows written,"
                         + " %.0f meta requests, %.1f tunnel checkpoints; idle %.0f meta requests;"
-                        + " peak threads %d, live heap %d MB  (%.0f s)",
+                        + " a row in every channel once running: %.1f meta requests, %.1f rows per"
+                        + " checkpoint %s; peak threads %d, live heap %d MB  (%.0f s)",
                 source,
                 channels,
                 f.firstRecordMs(),
@@ -203,6 +237,9 @@ final class TablesPart {
                 c.metaRequestsPerCheckpoint(),
                 c.tunnelCheckpointsPerCheckpoint(),
                 c.idleMetaRequestsPerCheckpoint(),
+                c.changedMetaRequestsPerCheckpoint(),
+                c.changedMetaRowsPerCheckpoint(),
+                c.changedRequestsByAction(),
                 f.peakThreads(),
                 f.liveHeapMb(),
                 since(start));

@@ -52,7 +52,13 @@ final class CommitPublisher {
                 (pushed, error) -> onPushed(plan, error));
     }
 
-    private void onPushed(ServerCommitPlan plan, Throwable error) {
+    /** What to push now that the server lacks; empty when nothing. */
+    ServerCommitPlan planPush() {
+        return commits.planPush(tunnelId);
+    }
+
+    /** The outcome of pushing {@code plan}, on the coordinator thread. */
+    void onPushed(ServerCommitPlan plan, Throwable error) {
         if (error != null) {
             OwnershipLoss.rethrow(error); // a job that lost its lease stops, without restarts
             // The consumer recorded the plan failed: it is planned again with the next commit.

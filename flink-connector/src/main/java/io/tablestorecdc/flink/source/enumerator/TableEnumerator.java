@@ -3,6 +3,7 @@ package io.tablestorecdc.flink.source.enumerator;
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.gate.GateDecision;
 import io.tablestorecdc.checkpoint.gate.ParentChildGate;
+import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.model.ChannelCheckpoint;
@@ -369,8 +370,7 @@ final class TableEnumerator {
                 }
             }
         } else if (event instanceof CommittedPositionsEvent committed) {
-            commits.committed(committed.positions());
-            reportCatchUp(committed);
+            committed(committed);
             pushCommitted();
             return;
         } else {
@@ -489,6 +489,32 @@ final class TableEnumerator {
     /** A snapshot of {@link #completedForSharedWrite} was written: its adoptions are recorded. */
     void metaWritten(CheckpointCommits.MetaWrite write) {
         commits.metaWritten(write);
+    }
+
+    /**
+     * What this table would push to the server now, for a push the source sends with other tables'
+     * ({@link TunnelConsumer#pushAll}); empty when nothing, or before the tunnel is open.
+     */
+    Optional<ServerCommitPlan> planPush() {
+        if (publisher == null) {
+            return Optional.empty();
+        }
+        ServerCommitPlan plan = publisher.planPush();
+        return plan.isEmpty() ? Optional.empty() : Optional.of(plan);
+    }
+
+    /**
+     * A reader's committed positions of this table, for a source of several tables that then pushes
+     * every table's together ({@link #planPush}).
+     */
+    void committed(CommittedPositionsEvent committed) {
+        commits.committed(committed.positions());
+        reportCatchUp(committed);
+    }
+
+    /** The outcome of a push of {@link #planPush}, on the coordinator thread. */
+    void onPushed(ServerCommitPlan plan, Throwable error) {
+        publisher.onPushed(plan, error);
     }
 
     /** The table's consumer (its tunnel is open). */

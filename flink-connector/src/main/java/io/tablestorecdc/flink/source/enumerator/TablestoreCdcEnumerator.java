@@ -1,6 +1,7 @@
 package io.tablestorecdc.flink.source.enumerator;
 
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
+import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.lifecycle.ClassPreload;
 import io.tablestorecdc.checkpoint.lifecycle.CloseSequence;
 import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
@@ -450,13 +451,13 @@ public final class TablestoreCdcEnumerator
             byTable(committed.positions(), s -> s.table(), ChannelSplit::withoutTable)
                     .forEach(
                             (t, positions) ->
-                                    t.handleSourceEvent(
-                                            subtaskId,
+                                    t.committed(
                                             new CommittedPositionsEvent(
                                                     committed.checkpointId(),
                                                     positions,
                                                     Set.copyOf(
                                                             caughtUp.getOrDefault(t, List.of())))));
+            pushTogether(); // every table's push with one lease read
         } else {
             LOG.warn("Ignoring unknown source event {} from reader {}", event, subtaskId);
         }
@@ -569,7 +570,40 @@ public final class TablestoreCdcEnumerator
                                 error.getMessage());
                     });
         }
-        tables.values().forEach(TableEnumerator::pushCommitted);
+        pushTogether();
+    }
+
+    /**
+     * Every table's push of what is committed and the server lacks, with one lease read for all
+     * tables ({@link TunnelConsumer#pushAll}) instead of one per table; each table's outcome is
+     * handled as for one table.
+     */
+    private void pushTogether() {
+        Map<TunnelConsumer, ServerCommitPlan> plans = new LinkedHashMap<>();
+        Map<TunnelConsumer, TableEnumerator> byConsumer = new LinkedHashMap<>();
+        for (TableEnumerator table : tables.values()) {
+            table.planPush()
+                    .ifPresent(
+                            plan -> {
+                                plans.put(table.consumer(), plan);
+                                byConsumer.put(table.consumer(), table);
+                            });
+        }
+        if (plans.isEmpty()) {
+            return;
+        }
+        context.callAsync(
+                () -> TunnelConsumer.pushAll(metaClient, plans),
+                (failed, error) ->
+                        plans.forEach(
+                                (consumer, plan) ->
+                                        byConsumer
+                                                .get(consumer)
+                                                .onPushed(
+                                                        plan,
+                                                        error != null
+                                                                ? error
+                                                                : failed.get(consumer))));
     }
 
     /** Makes the next discovery round of every table renew its owner lease (tests). */
