@@ -513,15 +513,7 @@ public final class TunnelConsumer implements AutoCloseable {
         try {
             for (TunnelConsumer consumer : consumers) {
                 PreparedSnapshot snapshot = snapshots.get(consumer);
-                if (!snapshot.tunnelId().equals(consumer.tunnel.tunnelId())) {
-                    throw new IllegalArgumentException(
-                            "The snapshot of batch token "
-                                    + snapshot.token()
-                                    + " belongs to tunnel "
-                                    + snapshot.tunnelId()
-                                    + ", not to the consumer of tunnel "
-                                    + consumer.tunnel.tunnelId());
-                }
+                consumer.requireOwnTunnel(snapshot.tunnelId(), snapshot.token());
                 Lock lock = consumer.lifecycle.readLock();
                 lock.lock();
                 held.add(lock);
@@ -855,15 +847,7 @@ public final class TunnelConsumer implements AutoCloseable {
         for (Map.Entry<TunnelConsumer, SnapshotWrite> e : writes.entrySet()) {
             TunnelConsumer consumer = e.getKey();
             BatchSnapshot snapshot = e.getValue().snapshot();
-            if (!snapshot.tunnelId().equals(consumer.tunnel.tunnelId())) {
-                throw new IllegalArgumentException(
-                        "The snapshot of batch token "
-                                + snapshot.token()
-                                + " belongs to tunnel "
-                                + snapshot.tunnelId()
-                                + ", not to the consumer of tunnel "
-                                + consumer.tunnel.tunnelId());
-            }
+            consumer.requireOwnTunnel(snapshot.tunnelId(), snapshot.token());
             List<ChannelCheckpoint> fresh = consumer.unrecorded(e.getValue().adopted());
             freshAdoptions.put(consumer, fresh);
             Optional<BatchToken> after;
@@ -1067,6 +1051,18 @@ public final class TunnelConsumer implements AutoCloseable {
     private void release() {
         if (!owner.release()) {
             rememberLost();
+        }
+    }
+
+    private void requireOwnTunnel(String tunnelId, BatchToken token) {
+        if (!tunnelId.equals(tunnel.tunnelId())) {
+            throw new IllegalArgumentException(
+                    "The snapshot of batch token "
+                            + token
+                            + " belongs to tunnel "
+                            + tunnelId
+                            + ", not to the consumer of tunnel "
+                            + tunnel.tunnelId());
         }
     }
 

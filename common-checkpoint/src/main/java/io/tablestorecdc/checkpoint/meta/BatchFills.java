@@ -32,8 +32,12 @@ public final class BatchFills {
      * @param client the meta table's client, read and written through as is
      */
     public BatchFills(MetaTableClient client) {
-        this.client = client;
-        this.requests = new MetaRequests(client, Optional.empty());
+        this(new MetaRequests(client, Optional.empty()));
+    }
+
+    BatchFills(MetaRequests requests) {
+        this.client = requests.client();
+        this.requests = requests;
     }
 
     /**

@@ -157,26 +157,9 @@ final class SnapshotWriter {
     }
 
     void fillAll(BatchToken token, List<ChannelCheckpoint> ends) {
-        for (int from = 0; from < ends.size(); from += MetaTableClient.MAX_BATCH_ROWS) {
-            List<ChannelCheckpoint> chunk =
-                    ends.subList(
-                            from, Math.min(ends.size(), from + MetaTableClient.MAX_BATCH_ROWS));
-            List<MetaRow> rows = new ArrayList<>();
-            chunk.forEach(end -> rows.add(MetaRowFormat.entryRow(tunnelId, token, end)));
-            List<PutOutcome> outcomes = client.putAllIfAbsent(rows);
-            for (int i = 0; i < rows.size(); i++) {
-                if (outcomes.get(i) != PutOutcome.WRITTEN) {
-                    requireSameFill(token, rows.get(i), chunk.get(i));
-                }
-            }
-        }
-    }
-
-    private void requireSameFill(BatchToken token, MetaRow row, ChannelCheckpoint end) {
-        ChannelCheckpoint recorded = format.entry(requests.getExisting(row.key()));
-        if (!recorded.equals(end)) {
-            throw new ConflictingFillException(tunnelId, token, recorded, end);
-        }
+        List<BatchFills.End> all = new ArrayList<>(ends.size());
+        ends.forEach(end -> all.add(new BatchFills.End(tunnelId, token, end)));
+        new BatchFills(requests).fillAll(all);
     }
 
     /** How a planned snapshot is written: in full or as a delta, and the entries written now. */

@@ -98,6 +98,12 @@ class TunnelConsumerTest {
         return consumer;
     }
 
+    /** The tunnel of a second table, {@code users}, with one channel {@code d1}. */
+    private static FakeTunnelService usersTunnel() {
+        return new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
+                .channel("d1", ChannelType.STREAM);
+    }
+
     private TunnelConsumer open(String consumerId) {
         return open(consumerId, MetaTable.DEFAULT_RETENTION_BATCHES);
     }
@@ -200,9 +206,7 @@ class TunnelConsumerTest {
 
     @Test
     void theLeasesOfManyConsumersAreReadInOneRequestAndEachLossIsTheConsumersOwn() {
-        FakeTunnelService others =
-                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
-                        .channel("d1", ChannelType.STREAM);
+        FakeTunnelService others = usersTunnel();
         TunnelConsumer orders = open("job-1");
         TunnelConsumer users = open("job-1", others, "users");
         meta.resetCounts();
@@ -306,9 +310,7 @@ class TunnelConsumerTest {
 
     @Test
     void theSnapshotsOfManyConsumersAreFencedOnceAndWrittenTogether() {
-        FakeTunnelService others =
-                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
-                        .channel("d1", ChannelType.STREAM);
+        FakeTunnelService others = usersTunnel();
         TunnelConsumer orders = open("job-1");
         TunnelConsumer users = open("job-1", others, "users");
         Map<TunnelConsumer, PreparedSnapshot> batch = new LinkedHashMap<>();
@@ -350,9 +352,7 @@ class TunnelConsumerTest {
 
     @Test
     void theCheckpointSnapshotsOfManyConsumersAreWrittenTogetherEachADeltaOverItsLast() {
-        FakeTunnelService others =
-                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
-                        .channel("d1", ChannelType.STREAM);
+        FakeTunnelService others = usersTunnel();
         TunnelConsumer orders = open("job-1");
         TunnelConsumer users = open("job-1", others, "users");
         Map<TunnelConsumer, TunnelConsumer.SnapshotWrite> first = new LinkedHashMap<>();
@@ -385,9 +385,7 @@ class TunnelConsumerTest {
 
     @Test
     void theAdoptionsOfManyConsumersGoInTheirSharedSnapshotWriteAndAreRecordedOnce() {
-        FakeTunnelService others =
-                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
-                        .channel("d1", ChannelType.STREAM);
+        FakeTunnelService others = usersTunnel();
         TunnelConsumer orders = open("job-1");
         TunnelConsumer users = open("job-1", others, "users");
         ChannelCheckpoint c1 = entry("c1", 1);
@@ -421,9 +419,7 @@ class TunnelConsumerTest {
 
     @Test
     void thePushesOfManyConsumersCheckTheirLeasesInOneRead() {
-        FakeTunnelService others =
-                new FakeTunnelService("users", "t", "tunnel-u", TunnelType.STREAM)
-                        .channel("d1", ChannelType.STREAM);
+        FakeTunnelService others = usersTunnel();
         TunnelConsumer orders = open("job-1");
         TunnelConsumer users = open("job-1", others, "users");
         Map<TunnelConsumer, ServerCommitPlan> plans = new LinkedHashMap<>();

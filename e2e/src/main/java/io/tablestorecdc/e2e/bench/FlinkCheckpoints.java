@@ -4,6 +4,7 @@ import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.flink.source.TablestoreCdcSource;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -155,8 +156,7 @@ final class FlinkCheckpoints {
                 long checkpoints = Math.max(1, changedAt - endAt);
                 Mark after = MARKS.get(changedAt);
                 Map<String, Long> asked =
-                        new java.util.LinkedHashMap<>(
-                                nonZero(after.requests().minus(before.requests())));
+                        new LinkedHashMap<>(nonZero(after.requests().minus(before.requests())));
                 asked.merge("BatchWriteRow", (long) -changeWriteRequests, Long::sum);
                 long tableRequests =
                         after.requests().minus(before.requests()).table() - changeWriteRequests;
@@ -227,7 +227,7 @@ final class FlinkCheckpoints {
     }
 
     private static Map<String, Long> nonZero(RequestCounts counts) {
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        Map<String, Long> out = new LinkedHashMap<>();
         counts.byAction()
                 .forEach(
                         (a, n) -> {

@@ -468,22 +468,11 @@ final class TableEnumerator {
      * finishes become committed, and the table's snapshot to write is returned (none when nothing
      * changed, or before the table's tunnel is open).
      */
-    Optional<TunnelConsumer.SnapshotWrite> completedForSharedWrite(
-            long checkpointId,
-            Map<TunnelConsumer.SnapshotWrite, CheckpointCommits.MetaWrite> into) {
+    Optional<CheckpointCommits.MetaWrite> completedForSharedWrite(long checkpointId) {
         splits.durable(commits.completed(checkpointId));
-        if (publisher == null) {
-            return Optional.empty();
-        }
-        return commits.metaWrite(connection.tunnel().tunnelId())
-                .map(
-                        w -> {
-                            TunnelConsumer.SnapshotWrite write =
-                                    new TunnelConsumer.SnapshotWrite(
-                                            w.snapshot(), checkpointId, w.adoptions());
-                            into.put(write, w);
-                            return write;
-                        });
+        return publisher == null
+                ? Optional.empty()
+                : commits.metaWrite(connection.tunnel().tunnelId());
     }
 
     /** A snapshot of {@link #completedForSharedWrite} was written: its adoptions are recorded. */

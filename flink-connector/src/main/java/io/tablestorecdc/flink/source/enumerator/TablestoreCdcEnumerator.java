@@ -527,15 +527,18 @@ public final class TablestoreCdcEnumerator
             tables.values().forEach(t -> t.notifyCheckpointComplete(checkpointId));
             return;
         }
-        Map<TunnelConsumer.SnapshotWrite, CheckpointCommits.MetaWrite> commits =
-                new LinkedHashMap<>();
+        Map<TunnelConsumer, CheckpointCommits.MetaWrite> commits = new LinkedHashMap<>();
         Map<TunnelConsumer, TunnelConsumer.SnapshotWrite> writes = new LinkedHashMap<>();
         Map<TunnelConsumer, TableEnumerator> byConsumer = new LinkedHashMap<>();
         for (TableEnumerator table : tables.values()) {
-            table.completedForSharedWrite(checkpointId, commits)
+            table.completedForSharedWrite(checkpointId)
                     .ifPresent(
                             w -> {
-                                writes.put(table.consumer(), w);
+                                commits.put(table.consumer(), w);
+                                writes.put(
+                                        table.consumer(),
+                                        new TunnelConsumer.SnapshotWrite(
+                                                w.snapshot(), checkpointId, w.adoptions()));
                                 byConsumer.put(table.consumer(), table);
                             });
         }
@@ -547,9 +550,12 @@ public final class TablestoreCdcEnumerator
                     },
                     (written, error) -> {
                         if (error == null) {
-                            written.forEach(
-                                    (consumer, w) ->
-                                            byConsumer.get(consumer).metaWritten(commits.get(w)));
+                            written.keySet()
+                                    .forEach(
+                                            consumer ->
+                                                    byConsumer
+                                                            .get(consumer)
+                                                            .metaWritten(commits.get(consumer)));
                             return;
                         }
                         OwnershipLoss.rethrow(error);
