@@ -2,10 +2,12 @@ package io.tablestorecdc.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.alicloud.openservices.tablestore.InternalClient;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.CreateTableRequestEx;
 import com.alicloud.openservices.tablestore.model.DeleteRowRequest;
 import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
 import com.alicloud.openservices.tablestore.model.DescribeTableRequest;
@@ -13,9 +15,12 @@ import com.alicloud.openservices.tablestore.model.DescribeTableResponse;
 import com.alicloud.openservices.tablestore.model.GetRowRequest;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyOption;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.PutRowRequest;
+import com.alicloud.openservices.tablestore.model.ReturnType;
 import com.alicloud.openservices.tablestore.model.Row;
 import com.alicloud.openservices.tablestore.model.RowDeleteChange;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
@@ -115,6 +120,70 @@ class DurabilityITCase {
                     .isEqualTo("two");
             client.shutdown();
         }
+    }
+
+    @Test
+    void splitPointsAndAnAutoIncrementKeySurviveARestart() throws Exception {
+        long seq;
+        try (TablestoreEmulator first = startEmbedded()) {
+            InternalClient internal =
+                    new InternalClient(
+                            first.endpoint(),
+                            TablestoreEmulator.DEFAULT_ACCESS_KEY_ID,
+                            TablestoreEmulator.DEFAULT_ACCESS_KEY_SECRET,
+                            TablestoreEmulator.DEFAULT_INSTANCE);
+            TableMeta meta = new TableMeta("events");
+            meta.addPrimaryKeyColumn("device", PrimaryKeyType.STRING);
+            meta.addPrimaryKeyColumn(
+                    new PrimaryKeySchema(
+                            "seq", PrimaryKeyType.INTEGER, PrimaryKeyOption.AUTO_INCREMENT));
+            CreateTableRequestEx create = new CreateTableRequestEx(meta, new TableOptions(-1, 1));
+            create.setSplitPoints(List.of(PrimaryKeyValue.fromString("m")));
+            internal.createTableEx(create, null).get();
+            internal.shutdown();
+            SyncClient client = clientOf(first.endpoint());
+            seq = putEvent(client, "d1");
+            client.shutdown();
+        }
+
+        try (TablestoreEmulator restarted = startEmbedded()) {
+            SyncClient client = clientOf(restarted.endpoint());
+            DescribeTableResponse described =
+                    client.describeTable(new DescribeTableRequest("events"));
+            assertThat(described.getShardSplits())
+                    .extracting(k -> k.getPrimaryKeyColumn(0).getValue().asString())
+                    .containsExactly("m");
+            assertThat(described.getTableMeta().getPrimaryKeyList().get(1).getOption())
+                    .isEqualTo(PrimaryKeyOption.AUTO_INCREMENT);
+            SingleRowQueryCriteria criteria =
+                    new SingleRowQueryCriteria(
+                            "events", eventKey("d1", PrimaryKeyValue.fromLong(seq)));
+            criteria.setMaxVersions(1);
+            assertThat(client.getRow(new GetRowRequest(criteria)).getRow()).isNotNull();
+            assertThat(putEvent(client, "d1")).isGreaterThan(seq);
+            client.shutdown();
+        }
+    }
+
+    private static PrimaryKey eventKey(String device, PrimaryKeyValue seq) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn("device", PrimaryKeyValue.fromString(device))
+                .addPrimaryKeyColumn("seq", seq)
+                .build();
+    }
+
+    /** Puts an event under an auto-increment key; returns the key's value. */
+    private static long putEvent(SyncClient client, String device) {
+        RowPutChange put =
+                new RowPutChange("events", eventKey(device, PrimaryKeyValue.AUTO_INCREMENT));
+        put.addColumn(new Column("v", ColumnValue.fromLong(1)));
+        put.setReturnType(ReturnType.RT_PK);
+        return client.putRow(new PutRowRequest(put))
+                .getRow()
+                .getPrimaryKey()
+                .getPrimaryKeyColumn("seq")
+                .getValue()
+                .asLong();
     }
 
     @Test

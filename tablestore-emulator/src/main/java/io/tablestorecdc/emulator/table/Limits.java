@@ -74,6 +74,19 @@ final class Limits {
         }
     }
 
+    /**
+     * An attribute column's name, as a write, a read or a filter names it: 1 to 255 bytes, not
+     * starting with {@code #} (the prefix the service reserves). Other characters are taken
+     * (spaces, punctuation, Chinese), as the service takes them (its SDK test {@code
+     * ParameterLegalityTest}); table and primary-key column names follow {@link #validName}.
+     */
+    static void attributeName(String name) throws EmulatorError {
+        int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes == 0 || bytes > MAX_NAME_BYTES || name.charAt(0) == '#') {
+            throw EmulatorError.parameterInvalid("Invalid column name: '" + name + "'.");
+        }
+    }
+
     /** The number of primary-key columns of a new table. */
     static void primaryKeyCount(int columns) throws EmulatorError {
         if (columns < 1 || columns > MAX_PRIMARY_KEY_COLUMNS) {
@@ -85,10 +98,12 @@ final class Limits {
     }
 
     /**
-     * A primary key as a request names it: its column names and value sizes, and for the key of a
-     * row ({@code rowKey}; not a range's bound) no INF_MIN / INF_MAX.
+     * A primary key as a request names it: 1 to 4 columns, their names and value sizes, and for the
+     * key of a row ({@code rowKey}; not a range's bound) no INF_MIN / INF_MAX.
      */
     static void primaryKey(PrimaryKey key, boolean rowKey) throws EmulatorError {
+        // Before the table is looked up, as the service checks (its SDK test RestrictedItemTest).
+        primaryKeyCount(key.getPrimaryKeyColumns().length);
         for (PrimaryKeyColumn column : key.getPrimaryKeyColumns()) {
             columnName(column.getName());
             PrimaryKeyValue value = column.getValue();
@@ -114,7 +129,7 @@ final class Limits {
     static void cells(List<RecordColumn> cells) throws EmulatorError {
         for (RecordColumn cell : cells) {
             Column column = cell.getColumn();
-            columnName(column.getName());
+            attributeName(column.getName());
             if (cell.getColumnType() == RecordColumn.ColumnType.PUT) {
                 value(column.getName(), column.getValue());
             }
@@ -163,7 +178,7 @@ final class Limits {
     /** The columns a read names ({@code columns_to_get}). */
     static void columnsToGet(Collection<String> columns) throws EmulatorError {
         for (String column : columns) {
-            columnName(column);
+            attributeName(column);
         }
         if (columns.size() > MAX_COLUMNS_PER_REQUEST) {
             throw EmulatorError.parameterInvalid(
@@ -226,6 +241,9 @@ final class Limits {
     private static int primaryKeyValueBytes(PrimaryKeyValue value) {
         if (value.isInfMin() || value.isInfMax()) {
             return 0;
+        }
+        if (value.isPlaceHolderForAutoIncr()) {
+            return Long.BYTES; // the INTEGER the server fills in
         }
         switch (value.getType()) {
             case STRING:

@@ -2,21 +2,73 @@ package io.tablestorecdc.emulator.table;
 
 import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
 import com.alicloud.openservices.tablestore.core.protocol.PlainBufferConsts;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
 import io.tablestorecdc.emulator.server.EmulatorError;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The partition ranges a CreateTable may carry (the SDK's split points, {@code
  * CreateTableRequestEx#setSplitPoints}): checked as the service checks them, in its words (the
- * SDK's functional test {@code SplitPointTest}), then accepted; the emulator keeps one partition
- * per table whatever the request asks for.
+ * SDK's functional test {@code SplitPointTest}), then kept as the table's shard splits, which
+ * DescribeTable reports. The emulator still serves each table as one partition (one tunnel
+ * channel), whatever the request asks for.
  */
 final class Partitions {
 
+    /** The longest STRING or BINARY split point, in bytes. */
+    private static final int MAX_POINT_BYTES = 64;
+
     private Partitions() {}
+
+    /**
+     * The table's shard splits from a checked request's partition ranges: each range's begin but
+     * the first's (which is INF_MIN), as a primary key of that value in the partition key and
+     * INF_MIN in the other columns.
+     */
+    static List<PrimaryKey> splits(OtsInternalApi.CreateTableRequest request) {
+        List<PrimaryKey> splits = new ArrayList<>();
+        List<OtsInternalApi.PrimaryKeySchema> schema = request.getTableMeta().getPrimaryKeyList();
+        for (int i = 1; i < request.getPartitionsCount(); i++) {
+            List<PrimaryKeyColumn> columns = new ArrayList<>(schema.size());
+            columns.add(
+                    new PrimaryKeyColumn(
+                            schema.get(0).getName(),
+                            value(request.getPartitions(i).getBegin(), schema.get(0).getType())));
+            for (int c = 1; c < schema.size(); c++) {
+                columns.add(new PrimaryKeyColumn(schema.get(c).getName(), PrimaryKeyValue.INF_MIN));
+            }
+            splits.add(new PrimaryKey(columns));
+        }
+        return splits;
+    }
+
+    /** A checked bound's value. */
+    private static PrimaryKeyValue value(ByteString bytes, OtsInternalApi.PrimaryKeyType type) {
+        ByteBuffer buf = bytes.asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        byte valueType = buf.get();
+        if (valueType == PlainBufferConsts.VT_INF_MIN) {
+            return PrimaryKeyValue.INF_MIN;
+        }
+        if (valueType == PlainBufferConsts.VT_INF_MAX) {
+            return PrimaryKeyValue.INF_MAX;
+        }
+        if (type == OtsInternalApi.PrimaryKeyType.INTEGER) {
+            return PrimaryKeyValue.fromLong(buf.getLong());
+        }
+        byte[] value = new byte[buf.getInt()];
+        buf.get(value);
+        return type == OtsInternalApi.PrimaryKeyType.STRING
+                ? PrimaryKeyValue.fromString(new String(value, StandardCharsets.UTF_8))
+                : PrimaryKeyValue.fromBinary(value);
+    }
 
     static void check(OtsInternalApi.CreateTableRequest request) throws EmulatorError {
         int count = request.getPartitionsCount();
@@ -67,12 +119,21 @@ final class Partitions {
                         throw EmulatorError.parameterInvalid(
                                 "The value of partition range can not be empty string.");
                     }
-                    return;
+                    break;
                 default:
                     if (buf.getInt() == 0) {
                         throw EmulatorError.parameterInvalid(
                                 "The value of partition range can not be empty binary.");
                     }
+            }
+            int length = buf.getInt(1);
+            if (length > MAX_POINT_BYTES) {
+                throw EmulatorError.parameterInvalid(
+                        "The value of partition range exceeds the MaxLength:"
+                                + MAX_POINT_BYTES
+                                + " with CurrentLength:"
+                                + length
+                                + ".");
             }
         } catch (BufferUnderflowException e) {
             throw EmulatorError.parameterInvalid(

@@ -10,16 +10,20 @@ import com.alicloud.openservices.tablestore.core.protocol.PlainBufferInputStream
 import com.alicloud.openservices.tablestore.core.protocol.PlainBufferOutputStream;
 import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
 import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnType;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RecordColumn;
 import com.alicloud.openservices.tablestore.model.Row;
 import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
 import io.tablestorecdc.emulator.server.EmulatorError;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Reads request rows and writes response rows in Tablestore's PlainBuffer format. */
 final class PlainBufferCodec {
@@ -31,7 +35,7 @@ final class PlainBufferCodec {
         List<PlainBufferRow> rows;
         try {
             rows =
-                    new PlainBufferCodedInputStream(
+                    new KeyPlaceholderInput(
                                     new PlainBufferInputStream(bytes.asReadOnlyByteBuffer()))
                             .readRowsWithHeader();
         } catch (IOException | RuntimeException e) {
@@ -71,13 +75,66 @@ final class PlainBufferCodec {
         return out;
     }
 
-    /** The per-column operations of an UpdateRow. */
+    /** The per-column operations of an UpdateRow but its atomic increments. */
     static List<RecordColumn> updateCells(PlainBufferRow row) throws EmulatorError {
         List<RecordColumn> out = new ArrayList<>();
         for (PlainBufferCell cell : row.getCells()) {
-            out.add(updateCell(cell));
+            if (!isIncrement(cell)) {
+                out.add(updateCell(cell));
+            }
         }
         return out;
+    }
+
+    /**
+     * The atomic increments of an UpdateRow: each column with the INTEGER to add (negative to
+     * subtract), without a timestamp (the new value gets the commit time), at most once per row and
+     * not also otherwise changed in it.
+     */
+    static List<Column> increments(PlainBufferRow row) throws EmulatorError {
+        List<Column> out = new ArrayList<>();
+        Set<String> named = new HashSet<>();
+        Set<String> incremented = new HashSet<>();
+        for (PlainBufferCell cell : row.getCells()) {
+            if (!isIncrement(cell)) {
+                named.add(cell.getCellName());
+                continue;
+            }
+            String name = cell.getCellName();
+            if (!cell.hasCellValue() || cell.getCellValue().getType() != ColumnType.INTEGER) {
+                throw EmulatorError.parameterInvalid(
+                        "The atomic increment of column '"
+                                + name
+                                + "' needs an INTEGER to add; only INTEGER columns can be"
+                                + " incremented");
+            }
+            if (cell.hasCellTimestamp()) {
+                throw EmulatorError.parameterInvalid(
+                        "The atomic increment of column '"
+                                + name
+                                + "' must not name a timestamp: the new value gets the time of"
+                                + " the write");
+            }
+            if (!incremented.add(name)) {
+                throw EmulatorError.parameterInvalid(
+                        "Column '" + name + "' is incremented more than once in one row change");
+            }
+            out.add(new Column(name, cell.getCellValue()));
+        }
+        for (Column c : out) {
+            if (named.contains(c.getName())) {
+                throw EmulatorError.parameterInvalid(
+                        "Column '"
+                                + c.getName()
+                                + "' is both incremented and otherwise changed in one row"
+                                + " change");
+            }
+        }
+        return out;
+    }
+
+    private static boolean isIncrement(PlainBufferCell cell) {
+        return cell.hasCellType() && cell.getCellType() == PlainBufferConsts.INCREMENT;
     }
 
     private static RecordColumn updateCell(PlainBufferCell cell) throws EmulatorError {
@@ -105,9 +162,9 @@ final class PlainBufferCodec {
                         RecordColumn.ColumnType.DELETE_ALL_VERSION);
             default:
                 throw EmulatorError.parameterInvalid(
-                        "The emulator does not support UpdateRow cell type "
+                        "Unknown UpdateRow cell type "
                                 + cell.getCellType()
-                                + " (increment) on column '"
+                                + " on column '"
                                 + cell.getCellName()
                                 + "'");
         }
@@ -164,6 +221,48 @@ final class PlainBufferCodec {
             return ByteString.copyFrom(PlainBufferBuilder.buildPrimaryKeyWithHeader(key));
         } catch (IOException e) {
             throw new IllegalStateException("Failed to encode primary key " + key, e);
+        }
+    }
+
+    /**
+     * The SDK's PlainBuffer reader, also taking the {@code AUTO_INCREMENT} placeholder a write
+     * names in an auto-increment primary-key column (the SDK writes it but does not read it back).
+     */
+    private static final class KeyPlaceholderInput extends PlainBufferCodedInputStream {
+        private final PlainBufferInputStream in;
+
+        KeyPlaceholderInput(PlainBufferInputStream in) {
+            super(in);
+            this.in = in;
+        }
+
+        @Override
+        public PrimaryKeyValue readCellPrimaryKeyValue() throws IOException {
+            if (!checkLastTagWas(PlainBufferConsts.TAG_CELL_VALUE)) {
+                throw new IOException(
+                        "Expect TAG_CELL_VALUE but it was "
+                                + PlainBufferConsts.printTag(getLastTag()));
+            }
+            in.readRawLittleEndian32(); // the value's length
+            byte type = in.readRawByte();
+            PrimaryKeyValue value =
+                    switch (type) {
+                        case PlainBufferConsts.VT_INTEGER ->
+                                PrimaryKeyValue.fromLong(in.readInt64());
+                        case PlainBufferConsts.VT_BLOB ->
+                                PrimaryKeyValue.fromBinary(in.readBytes(in.readUInt32()));
+                        case PlainBufferConsts.VT_STRING -> {
+                            byte[] utf8 = in.readBytes(in.readUInt32());
+                            yield PrimaryKeyValue.fromString(
+                                    PlainBufferInputStream.bytes2UTFString(utf8), utf8);
+                        }
+                        case PlainBufferConsts.VT_INF_MIN -> PrimaryKeyValue.INF_MIN;
+                        case PlainBufferConsts.VT_INF_MAX -> PrimaryKeyValue.INF_MAX;
+                        case PlainBufferConsts.VT_AUTO_INCREMENT -> PrimaryKeyValue.AUTO_INCREMENT;
+                        default -> throw new IOException("Unsupported pk type: " + type);
+                    };
+            readTag();
+            return value;
         }
     }
 

@@ -41,17 +41,23 @@ public record ReadVersions(int maxVersions, long startMillis, long endMillis) {
      * The versions a read asks for, from its {@code max_versions} and {@code time_range}. The
      * service requires one of them; the SDK sends the time range alone when it holds one timestamp
      * ({@code specific_time}).
+     *
+     * @param batch whether a BatchGetRow asks (the service words its refusal for it apart)
      */
     static ReadVersions of(
+            boolean batch,
             boolean hasMaxVersions,
             int maxVersions,
             boolean hasTimeRange,
             OtsInternalApi.TimeRange range)
             throws EmulatorError {
         if (!hasMaxVersions && !hasTimeRange) {
+            // The service's words, which users search for (its SDK test ParameterLegalityTest):
+            // the fix is setMaxVersions(1) for the newest version of each column, or a time range.
             throw EmulatorError.parameterInvalid(
-                    "A read must set max_versions or time_range: call setMaxVersions(1) for the"
-                            + " newest version of each column, or setTimeRange(...)");
+                    batch
+                            ? "No version condition is specified while querying row."
+                            : "No version condition is specified.");
         }
         if (hasMaxVersions && maxVersions <= 0) {
             throw EmulatorError.parameterInvalid(

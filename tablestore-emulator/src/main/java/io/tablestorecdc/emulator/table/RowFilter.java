@@ -82,6 +82,7 @@ public abstract sealed class RowFilter permits RowFilter.Single, RowFilter.Compo
                 throw EmulatorError.parameterInvalid(
                         "The emulator does not support regex value-transfer rules in filters");
             }
+            Limits.attributeName(pb.getColumnName());
             ColumnValue value = decodeValue(pb.getColumnValue());
             Limits.value(pb.getColumnName(), value);
             return new Single(

@@ -1,5 +1,6 @@
 package io.tablestorecdc.emulator.table;
 
+import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.RecordColumn;
 import com.alicloud.openservices.tablestore.model.StreamRecord;
@@ -15,15 +16,39 @@ import java.util.List;
  *     none; a PUT cell without timestamp gets the commit time
  * @param condition what must hold before the write applies
  * @param returnPrimaryKey whether the response carries the row's primary key (ReturnType.RT_PK)
+ * @param increments for UPDATE the atomic increments: each column with the INTEGER to add to its
+ *     newest value (a missing column counts as 0)
+ * @param returnColumns the incremented columns whose new values the response carries
+ *     (ReturnType.RT_AFTER_MODIFY)
  */
 public record RowWrite(
         StreamRecord.RecordType type,
         PrimaryKey primaryKey,
         List<RecordColumn> cells,
         WriteCondition condition,
-        boolean returnPrimaryKey) {
+        boolean returnPrimaryKey,
+        List<Column> increments,
+        List<String> returnColumns) {
 
     public RowWrite {
         cells = List.copyOf(cells);
+        increments = List.copyOf(increments);
+        returnColumns = List.copyOf(returnColumns);
+    }
+
+    /** A write without atomic increments. */
+    public RowWrite(
+            StreamRecord.RecordType type,
+            PrimaryKey primaryKey,
+            List<RecordColumn> cells,
+            WriteCondition condition,
+            boolean returnPrimaryKey) {
+        this(type, primaryKey, cells, condition, returnPrimaryKey, List.of(), List.of());
+    }
+
+    /** This write with {@code key} (the key its auto-increment column was given). */
+    RowWrite withKey(PrimaryKey key) {
+        return new RowWrite(
+                type, key, cells, condition, returnPrimaryKey, increments, returnColumns);
     }
 }

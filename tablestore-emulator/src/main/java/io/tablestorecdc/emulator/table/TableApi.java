@@ -4,6 +4,7 @@ import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
 import com.alicloud.openservices.tablestore.core.protocol.PlainBufferRow;
 import com.alicloud.openservices.tablestore.core.protocol.Search;
 import com.alicloud.openservices.tablestore.core.protocol.timeseries.Timeseries;
+import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
@@ -225,6 +226,7 @@ public final class TableApi implements ActionHandler {
         PlainBufferRow pb = PlainBufferCodec.readRow(row);
         PrimaryKey key = PlainBufferCodec.primaryKey(pb);
         List<RecordColumn> cells;
+        List<Column> increments = List.of();
         StreamRecord.RecordType recordType;
         switch (type) {
             case PUT:
@@ -233,6 +235,7 @@ public final class TableApi implements ActionHandler {
                 break;
             case UPDATE:
                 cells = PlainBufferCodec.updateCells(pb);
+                increments = PlainBufferCodec.increments(pb);
                 recordType = StreamRecord.RecordType.UPDATE;
                 break;
             default:
@@ -240,9 +243,61 @@ public final class TableApi implements ActionHandler {
                 recordType = StreamRecord.RecordType.DELETE;
         }
         Limits.primaryKey(key, true);
-        Limits.cells(cells);
+        Limits.cells(withIncrements(cells, increments));
         boolean returnPk = returnContent.getReturnType() == OtsInternalApi.ReturnType.RT_PK;
-        return new RowWrite(recordType, key, cells, decodeCondition(condition), returnPk);
+        List<String> returnColumns = returnColumns(returnContent, increments);
+        return new RowWrite(
+                recordType,
+                key,
+                cells,
+                decodeCondition(condition),
+                returnPk,
+                increments,
+                returnColumns);
+    }
+
+    /** A row change's cells with its increments, as the limits on names and sizes count them. */
+    private static List<RecordColumn> withIncrements(
+            List<RecordColumn> cells, List<Column> increments) {
+        if (increments.isEmpty()) {
+            return cells;
+        }
+        List<RecordColumn> all = new java.util.ArrayList<>(cells);
+        increments.forEach(c -> all.add(new RecordColumn(c, RecordColumn.ColumnType.PUT)));
+        return all;
+    }
+
+    /**
+     * The columns an answer carries: with RT_AFTER_MODIFY, the named ones, each of which the row
+     * change increments (only those have a value the client cannot know); no names with any other
+     * return type. A request that breaks either rule is refused, and nothing of it is written.
+     */
+    private static List<String> returnColumns(
+            OtsInternalApi.ReturnContent returnContent, List<Column> increments)
+            throws EmulatorError {
+        List<String> names = returnContent.getReturnColumnNamesList();
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        if (returnContent.getReturnType() != OtsInternalApi.ReturnType.RT_AFTER_MODIFY) {
+            throw EmulatorError.parameterInvalid(
+                    "Return columns "
+                            + names
+                            + " need ReturnType RT_AFTER_MODIFY, not "
+                            + returnContent.getReturnType());
+        }
+        Set<String> incremented = new java.util.HashSet<>();
+        increments.forEach(c -> incremented.add(c.getName()));
+        for (String name : names) {
+            if (!incremented.contains(name)) {
+                throw EmulatorError.parameterInvalid(
+                        "Return column '"
+                                + name
+                                + "' is not incremented by this row change; RT_AFTER_MODIFY"
+                                + " returns atomically incremented columns only");
+            }
+        }
+        return List.copyOf(new java.util.LinkedHashSet<>(names));
     }
 
     private static WriteCondition decodeCondition(OtsInternalApi.Condition condition)
@@ -267,6 +322,7 @@ public final class TableApi implements ActionHandler {
                         key,
                         Set.copyOf(request.getColumnsToGetList()),
                         ReadVersions.of(
+                                false,
                                 request.hasMaxVersions(),
                                 request.getMaxVersions(),
                                 request.hasTimeRange(),
@@ -291,6 +347,7 @@ public final class TableApi implements ActionHandler {
                         request.hasLimit() ? request.getLimit() : 0,
                         Set.copyOf(request.getColumnsToGetList()),
                         ReadVersions.of(
+                                false,
                                 request.hasMaxVersions(),
                                 request.getMaxVersions(),
                                 request.hasTimeRange(),
@@ -317,9 +374,10 @@ public final class TableApi implements ActionHandler {
     static final int BATCH_WRITE_MAX_ROWS = 200;
 
     /**
-     * Applies each row on its own (not atomically); results keep each table's row order. First, as
-     * the service does, refuses the whole request (nothing applied) when it names one primary key
-     * of a table twice, carries more than 200 row changes, or more than 4 MB.
+     * Applies each row on its own (an atomic request only checks that each table's rows share a
+     * partition key); results keep each table's row order. First, as the service does, refuses the
+     * whole request (nothing applied) when it names one primary key of a table twice, carries more
+     * than 200 row changes, or more than 4 MB.
      */
     private MessageLite batchWriteRow(OtsInternalApi.BatchWriteRowRequest request)
             throws EmulatorError {
@@ -330,12 +388,55 @@ public final class TableApi implements ActionHandler {
             OtsInternalApi.TableInBatchWriteRowResponse.Builder tableOut =
                     OtsInternalApi.TableInBatchWriteRowResponse.newBuilder()
                             .setTableName(table.getTableName());
+            Optional<EmulatorError> outOfScope =
+                    request.getIsAtomic() ? atomicScope(table) : Optional.empty();
             for (OtsInternalApi.RowInBatchWriteRowRequest row : table.getRowsList()) {
-                tableOut.addRows(batchWriteOne(table.getTableName(), row));
+                tableOut.addRows(
+                        outOfScope.isPresent()
+                                ? OtsInternalApi.RowInBatchWriteRowResponse.newBuilder()
+                                        .setIsOk(false)
+                                        .setError(error(outOfScope.get()))
+                                        .build()
+                                : batchWriteOne(table.getTableName(), row));
             }
             out.addTables(tableOut);
         }
         return out.build();
+    }
+
+    /**
+     * An atomic BatchWriteRow keeps each table's rows in one partition key: when a table's rows
+     * name two, every row of that table fails with the service's error, naming the first row's
+     * partition key and the first other one (its SDK test {@code OTSAPIBehaviorTest}). The rows of
+     * one partition key are then applied one by one, as in any BatchWriteRow.
+     */
+    private static Optional<EmulatorError> atomicScope(
+            OtsInternalApi.TableInBatchWriteRowRequest table) {
+        PrimaryKeyValue first = null;
+        for (OtsInternalApi.RowInBatchWriteRowRequest row : table.getRowsList()) {
+            PrimaryKeyValue partKey;
+            try {
+                partKey =
+                        PlainBufferCodec.primaryKey(PlainBufferCodec.readRow(row.getRowChange()))
+                                .getPrimaryKeyColumn(0)
+                                .getValue();
+            } catch (EmulatorError | RuntimeException e) {
+                continue; // reported on its own row
+            }
+            if (first == null) {
+                first = partKey;
+            } else if (!first.equals(partKey)) {
+                return Optional.of(
+                        new EmulatorError(
+                                "OTSDataOutOfRange",
+                                400,
+                                "Data out of scope of atomic. Atomic PartKey:"
+                                        + first
+                                        + ". Data PartKey:"
+                                        + partKey));
+            }
+        }
+        return Optional.empty();
     }
 
     private void checkBatchWrite(OtsInternalApi.BatchWriteRowRequest request) throws EmulatorError {
@@ -386,7 +487,8 @@ public final class TableApi implements ActionHandler {
                 } catch (EmulatorError e) {
                     continue; // reported on its own row, as before
                 }
-                if (!keys.add(key)) {
+                // A key whose auto-increment column is yet to be filled names a new row each.
+                if (!TableStore.hasAutoIncrementPlaceholder(key) && !keys.add(key)) {
                     throw EmulatorError.parameterInvalid(
                             "The BatchWriteRow request changes the row "
                                     + key
@@ -417,7 +519,10 @@ public final class TableApi implements ActionHandler {
                     cells = PlainBufferCodec.putCells(pb);
                     break;
                 case UPDATE:
-                    cells = PlainBufferCodec.updateCells(pb);
+                    cells =
+                            withIncrements(
+                                    PlainBufferCodec.updateCells(pb),
+                                    PlainBufferCodec.increments(pb));
                     break;
                 default:
                     cells = List.of();
@@ -529,8 +634,11 @@ public final class TableApi implements ActionHandler {
         return out.build();
     }
 
-    /** The one storage location the emulator reports for every split. */
-    static final String SPLIT_LOCATION = "emulator-0";
+    /**
+     * The one storage location the emulator reports for every split: 32 hexadecimal digits, the
+     * form of the service's locations (its SDK test {@code TestComputeSplitPointsBySize}).
+     */
+    static final String SPLIT_LOCATION = "e0000000000000000000000000000000";
 
     private MessageLite batchGetRow(OtsInternalApi.BatchGetRowRequest request)
             throws EmulatorError {
@@ -544,6 +652,7 @@ public final class TableApi implements ActionHandler {
             Set<String> columns = Set.copyOf(table.getColumnsToGetList());
             ReadVersions versions =
                     ReadVersions.of(
+                            true,
                             table.hasMaxVersions(),
                             table.getMaxVersions(),
                             table.hasTimeRange(),

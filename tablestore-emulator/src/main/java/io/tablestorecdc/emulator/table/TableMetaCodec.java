@@ -3,10 +3,14 @@ package io.tablestorecdc.emulator.table;
 import com.alicloud.openservices.tablestore.core.protocol.OtsInternalApi;
 import com.alicloud.openservices.tablestore.model.DefinedColumnSchema;
 import com.alicloud.openservices.tablestore.model.DefinedColumnType;
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyOption;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.TableMeta;
+import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
+import io.tablestorecdc.emulator.server.EmulatorError;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,7 +37,8 @@ final class TableMetaCodec {
                 options.hasMaxVersions() ? options.getMaxVersions() : 1,
                 stream,
                 nowMicros,
-                stream.isPresent() ? request.getStreamSpec().getColumnsToGetList() : List.of());
+                stream.isPresent() ? request.getStreamSpec().getColumnsToGetList() : List.of(),
+                Partitions.splits(request));
     }
 
     /**
@@ -61,7 +66,13 @@ final class TableMetaCodec {
             origin = spec.getEnableStream() ? spec.getColumnsToGetList() : List.of();
         }
         return new TableDescription(
-                table.meta(), ttl, maxVersions, stream, table.creationTimeMicros(), origin);
+                table.meta(),
+                ttl,
+                maxVersions,
+                stream,
+                table.creationTimeMicros(),
+                origin,
+                table.shardSplits());
     }
 
     /** The UpdateTable answer: the table's options and stream as they are after it. */
@@ -85,7 +96,20 @@ final class TableMetaCodec {
                         ? Optional.of(stream.getExpirationTime())
                         : Optional.empty(),
                 described.getCreationTime(),
-                stream.getColumnToGetList());
+                stream.getColumnToGetList(),
+                shardSplits(described));
+    }
+
+    private static List<PrimaryKey> shardSplits(OtsInternalApi.DescribeTableResponse described) {
+        List<PrimaryKey> splits = new ArrayList<>();
+        for (ByteString split : described.getShardSplitsList()) {
+            try {
+                splits.add(PlainBufferCodec.primaryKey(split));
+            } catch (EmulatorError e) {
+                throw new IllegalStateException("A journaled shard split does not decode", e);
+            }
+        }
+        return splits;
     }
 
     private static TableMeta fromProto(OtsInternalApi.TableMeta proto) {
@@ -155,6 +179,7 @@ final class TableMetaCodec {
                                         .setDeviationCellVersionInSec(DEFAULT_DEVIATION_SECONDS)
                                         .setAllowUpdate(true))
                         .setCreationTime(table.creationTimeMicros());
+        table.shardSplits().forEach(k -> out.addShardSplits(PlainBufferCodec.encodePrimaryKey(k)));
         OtsInternalApi.StreamDetails.Builder stream =
                 OtsInternalApi.StreamDetails.newBuilder()
                         .setEnableStream(table.streamExpirationHours().isPresent());
@@ -172,10 +197,14 @@ final class TableMetaCodec {
         OtsInternalApi.TableMeta.Builder out =
                 OtsInternalApi.TableMeta.newBuilder().setTableName(meta.getTableName());
         for (PrimaryKeySchema pk : meta.getPrimaryKeyList()) {
-            out.addPrimaryKey(
+            OtsInternalApi.PrimaryKeySchema.Builder column =
                     OtsInternalApi.PrimaryKeySchema.newBuilder()
                             .setName(pk.getName())
-                            .setType(OtsInternalApi.PrimaryKeyType.valueOf(pk.getType().name())));
+                            .setType(OtsInternalApi.PrimaryKeyType.valueOf(pk.getType().name()));
+            if (pk.hasOption()) {
+                column.setOption(OtsInternalApi.PrimaryKeyOption.AUTO_INCREMENT);
+            }
+            out.addPrimaryKey(column);
         }
         for (DefinedColumnSchema column : meta.getDefinedColumnsList()) {
             out.addDefinedColumn(

@@ -1,6 +1,8 @@
 package io.tablestorecdc.emulator.table;
 
 import com.alicloud.openservices.tablestore.model.Column;
+import com.alicloud.openservices.tablestore.model.ColumnType;
+import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
@@ -50,6 +52,13 @@ public final class TableStore implements TableAccess {
     /** Rows per GetRange page when the request sets no (smaller) limit, as the service does. */
     static final int MAX_ROWS_PER_PAGE = 5000;
 
+    /**
+     * The data a GetRange page reads at most: the rows that fit in 4 MB (counted as their capacity
+     * units are; a larger row alone), the next one starting the next page, as the service's pages
+     * do (its SDK test {@code RestrictedItemTest}).
+     */
+    static final long MAX_BYTES_PER_PAGE = 4L * 1024 * 1024;
+
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     private final Object catalogLock = new Object();
     private final List<TableListener> listeners = new CopyOnWriteArrayList<>();
@@ -64,6 +73,9 @@ public final class TableStore implements TableAccess {
         final NavigableMap<PrimaryKey, StoredRow> rows = new TreeMap<>(PrimaryKeyOrder.INSTANCE);
         final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
         boolean deleted;
+
+        /** The last value given to the auto-increment column; guarded by the write lock. */
+        long lastAutoIncrement;
 
         Table(TableDescription description) {
             this.description = description;
@@ -256,38 +268,126 @@ public final class TableStore implements TableAccess {
      * @throws EmulatorError OTSConditionCheckFail when the condition fails, OTSObjectNotExist or
      *     OTSParameterInvalid for a missing table or a malformed write
      */
-    public Optional<Row> write(String tableName, RowWrite write) throws EmulatorError {
+    public Optional<Row> write(String tableName, RowWrite request) throws EmulatorError {
         Table table = table(tableName);
-        validateKey(table.description.meta(), write.primaryKey(), false);
-        validateCells(table.description.meta(), write.cells());
+        TableMeta meta = table.description.meta();
+        validateKey(
+                meta,
+                request.primaryKey(),
+                false,
+                request.type() != StreamRecord.RecordType.DELETE);
+        validateCells(meta, request.cells());
+        validateIncrements(meta, request.increments());
+        RowWrite write;
+        List<RecordColumn> stamped;
         table.lock.writeLock().lock();
         try {
             if (table.deleted) {
                 throw EmulatorError.objectNotExist(NO_SUCH_TABLE);
             }
+            write =
+                    hasAutoIncrementPlaceholder(request.primaryKey())
+                            ? request.withKey(filled(table, request.primaryKey()))
+                            : request;
             Optional<StoredRow> current = Optional.ofNullable(table.rows.get(write.primaryKey()));
             if (!write.condition().holdsFor(current)) {
                 throw new EmulatorError(CONDITION_CHECK_FAIL, 403, "Condition check failed.");
             }
             long micros = nextCommitMicros();
-            List<RecordColumn> stamped = stamp(write.cells(), micros / 1000);
+            stamped = new ArrayList<>(stamp(write.cells(), micros / 1000));
+            stamped.addAll(incremented(current, write.increments(), micros / 1000));
             RowChange change =
                     new RowChange(tableName, write.primaryKey(), write.type(), stamped, micros);
+            List<RecordColumn> journaled = stamped;
             journal(
                     j ->
                             j.appendWritten(
                                     tableName,
                                     change.type(),
                                     change.primaryKey(),
-                                    stamped,
+                                    journaled,
                                     micros));
             commit(table, change);
         } finally {
             table.lock.writeLock().unlock();
         }
+        if (!write.returnColumns().isEmpty()) {
+            List<Column> values = new ArrayList<>();
+            for (RecordColumn cell : stamped) {
+                if (write.returnColumns().contains(cell.getColumn().getName())) {
+                    values.add(cell.getColumn());
+                }
+            }
+            return Optional.of(new Row(write.primaryKey(), values));
+        }
         return write.returnPrimaryKey()
                 ? Optional.of(new Row(write.primaryKey(), List.of()))
                 : Optional.empty();
+    }
+
+    /** Whether {@code key} names {@code AUTO_INCREMENT} for a column, for the server to fill. */
+    static boolean hasAutoIncrementPlaceholder(PrimaryKey key) {
+        for (PrimaryKeyColumn column : key.getPrimaryKeyColumns()) {
+            if (column.getValue().isPlaceHolderForAutoIncr()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code key} with its auto-increment column filled, as the service fills it: a value greater
+     * than every one the table gave before (the microseconds of now, or one more than the last when
+     * that is later), so unique and increasing, though not consecutive. The caller holds the
+     * table's write lock.
+     */
+    private static PrimaryKey filled(Table table, PrimaryKey key) {
+        Instant now = Instant.now();
+        long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        long value = Math.max(table.lastAutoIncrement + 1, nowMicros);
+        table.lastAutoIncrement = value;
+        List<PrimaryKeyColumn> columns = new ArrayList<>();
+        for (PrimaryKeyColumn column : key.getPrimaryKeyColumns()) {
+            columns.add(
+                    column.getValue().isPlaceHolderForAutoIncr()
+                            ? new PrimaryKeyColumn(
+                                    column.getName(), PrimaryKeyValue.fromLong(value))
+                            : column);
+        }
+        return new PrimaryKey(columns);
+    }
+
+    /**
+     * The new values of an UpdateRow's atomic increments, as PUT cells at the commit time: the
+     * column's newest value plus the amount; a missing column counts as 0.
+     */
+    private static List<RecordColumn> incremented(
+            Optional<StoredRow> current, List<Column> increments, long commitMillis)
+            throws EmulatorError {
+        List<RecordColumn> out = new ArrayList<>(increments.size());
+        for (Column increment : increments) {
+            String name = increment.getName();
+            long base = 0;
+            Optional<Column> newest = current.flatMap(r -> r.column(name));
+            if (newest.isPresent()) {
+                ColumnValue value = newest.get().getValue();
+                if (value.getType() != ColumnType.INTEGER) {
+                    throw EmulatorError.parameterInvalid(
+                            "Column '"
+                                    + name
+                                    + "' holds a "
+                                    + value.getType()
+                                    + " value; only INTEGER columns can be incremented");
+                }
+                base = value.asLong();
+            }
+            long sum = base + increment.getValue().asLong();
+            out.add(
+                    new RecordColumn(
+                            new Column(name, ColumnValue.fromLong(sum), commitMillis),
+                            RecordColumn.ColumnType.PUT));
+        }
+        return out;
     }
 
     /**
@@ -498,11 +598,15 @@ public final class TableStore implements TableAccess {
                 query.limit() > 0 ? Math.min(query.limit(), MAX_ROWS_PER_PAGE) : MAX_ROWS_PER_PAGE;
         List<Row> rows = new ArrayList<>();
         long bytesRead = 0;
+        int scanned = 0;
         for (StoredRow stored : range.values()) {
-            if (rows.size() == pageSize) {
+            long rowBytes = stored.select(query.versions()).bytesRead(query.columnsToGet());
+            if (rows.size() == pageSize
+                    || (scanned > 0 && bytesRead + rowBytes > MAX_BYTES_PER_PAGE)) {
                 return new RangePage(rows, Optional.of(stored.primaryKey()), bytesRead);
             }
-            bytesRead += stored.select(query.versions()).bytesRead(query.columnsToGet());
+            bytesRead += rowBytes;
+            scanned++;
             read(stored, query.columnsToGet(), query.versions(), query.filter())
                     .ifPresent(rows::add);
         }
@@ -607,13 +711,35 @@ public final class TableStore implements TableAccess {
             Limits.columnName(column.getName());
         }
         Limits.primaryKeyCount(pk.size());
-        for (PrimaryKeySchema column : pk) {
-            if (column.hasOption()) {
-                throw EmulatorError.parameterInvalid(
-                        "The emulator does not support auto-increment primary-key column '"
-                                + column.getName()
-                                + "'; use a plain INTEGER column");
+        String autoIncrement = null;
+        for (int i = 0; i < pk.size(); i++) {
+            PrimaryKeySchema column = pk.get(i);
+            if (!column.hasOption()) {
+                continue;
             }
+            if (i == 0) {
+                throw EmulatorError.parameterInvalid(
+                        "The partition key '"
+                                + column.getName()
+                                + "' cannot be an auto-increment column; make a later"
+                                + " primary-key column auto-increment");
+            }
+            if (column.getType() != PrimaryKeyType.INTEGER) {
+                throw EmulatorError.parameterInvalid(
+                        "The auto-increment primary-key column '"
+                                + column.getName()
+                                + "' must be INTEGER, not "
+                                + column.getType());
+            }
+            if (autoIncrement != null) {
+                throw EmulatorError.parameterInvalid(
+                        "A table has at most one auto-increment primary-key column: '"
+                                + autoIncrement
+                                + "' and '"
+                                + column.getName()
+                                + "' are both");
+            }
+            autoIncrement = column.getName();
         }
     }
 
@@ -622,6 +748,17 @@ public final class TableStore implements TableAccess {
      * service's words (its SDK tests {@code DataOperationTest} and {@code ParameterLegalityTest}).
      */
     static void validateKey(TableMeta meta, PrimaryKey key, boolean infAllowed)
+            throws EmulatorError {
+        validateKey(meta, key, infAllowed, false);
+    }
+
+    /**
+     * Like {@link #validateKey(TableMeta, PrimaryKey, boolean)}; {@code placeholderAllowed} for the
+     * key of a put or an update, which may name {@code AUTO_INCREMENT} in the table's
+     * auto-increment column for the server to fill.
+     */
+    static void validateKey(
+            TableMeta meta, PrimaryKey key, boolean infAllowed, boolean placeholderAllowed)
             throws EmulatorError {
         List<PrimaryKeySchema> schema = meta.getPrimaryKeyList();
         PrimaryKeyColumn[] columns = key.getPrimaryKeyColumns();
@@ -643,6 +780,24 @@ public final class TableStore implements TableAccess {
                                 + ", Meta: "
                                 + expected.getName()
                                 + ".");
+            }
+            if (value.isPlaceHolderForAutoIncr()) {
+                if (!expected.hasOption()) {
+                    throw EmulatorError.parameterInvalid(
+                            "Primary-key column '"
+                                    + expected.getName()
+                                    + "' is not an auto-increment column; AUTO_INCREMENT is for"
+                                    + " such columns only");
+                }
+                if (!placeholderAllowed) {
+                    throw EmulatorError.parameterInvalid(
+                            "AUTO_INCREMENT in primary-key column '"
+                                    + expected.getName()
+                                    + "' names no row: it is for a new row's key in PutRow,"
+                                    + " UpdateRow or BatchWriteRow; read or delete a row by the"
+                                    + " value its write returned (ReturnType RT_PK)");
+                }
+                continue;
             }
             boolean inf = value.isInfMin() || value.isInfMax();
             if (inf && !infAllowed) {
@@ -673,6 +828,15 @@ public final class TableStore implements TableAccess {
 
     private static String wireType(PrimaryKeyType type) {
         return type == PrimaryKeyType.BINARY ? "VT_BLOB" : "VT_" + type.name();
+    }
+
+    private static void validateIncrements(TableMeta meta, List<Column> increments)
+            throws EmulatorError {
+        List<RecordColumn> named = new ArrayList<>(increments.size());
+        for (Column c : increments) {
+            named.add(new RecordColumn(c, RecordColumn.ColumnType.PUT));
+        }
+        validateCells(meta, named);
     }
 
     private static void validateCells(TableMeta meta, List<RecordColumn> cells)

@@ -125,7 +125,7 @@ class ComputeSplitsITCase {
         assertThat(splits).hasSize(1);
         assertThat(splits.get(0).getLowerBound()).isEqualTo(all(PrimaryKeyValue.INF_MIN));
         assertThat(splits.get(0).getUpperBound()).isEqualTo(all(PrimaryKeyValue.INF_MAX));
-        assertThat(splits.get(0).getLocation()).isNotEmpty();
+        assertThat(splits.get(0).getLocation()).matches("[0-9a-f]{32}");
         assertThat(splits(EMPTY, 1, 1)).hasSize(1);
     }
 

@@ -182,6 +182,44 @@ class GetRangeITCase {
     }
 
     @Test
+    void aPageHoldsTheRowsThatFitInFourMegabytes() {
+        String table = "wide_rows";
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn("id", PrimaryKeyType.INTEGER);
+        client.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        // Each row reads 8 + 2 (the key) + 1 + 1 MiB: a fourth would pass 4 MiB.
+        for (long id = 0; id < 6; id++) {
+            RowPutChange put =
+                    new RowPutChange(
+                            table,
+                            PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                    .addPrimaryKeyColumn("id", PrimaryKeyValue.fromLong(id))
+                                    .build());
+            put.addColumn(new Column("v", ColumnValue.fromBinary(new byte[1024 * 1024])));
+            client.putRow(new PutRowRequest(put));
+        }
+        RangeRowQueryCriteria criteria = new RangeRowQueryCriteria(table);
+        criteria.setInclusiveStartPrimaryKey(
+                PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                        .addPrimaryKeyColumn("id", PrimaryKeyValue.INF_MIN)
+                        .build());
+        criteria.setExclusiveEndPrimaryKey(
+                PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                        .addPrimaryKeyColumn("id", PrimaryKeyValue.INF_MAX)
+                        .build());
+        criteria.setMaxVersions(1);
+
+        GetRangeResponse first = range(criteria);
+        assertThat(first.getRows()).hasSize(3);
+        assertThat(first.getNextStartPrimaryKey().getPrimaryKeyColumn("id").getValue().asLong())
+                .isEqualTo(3L);
+        criteria.setInclusiveStartPrimaryKey(first.getNextStartPrimaryKey());
+        GetRangeResponse rest = range(criteria);
+        assertThat(rest.getRows()).hasSize(3);
+        assertThat(rest.getNextStartPrimaryKey()).isNull();
+    }
+
+    @Test
     void columnsToGetAndFilterShapeTheRows() {
         RangeRowQueryCriteria criteria = criteria(Direction.FORWARD, MIN, MAX);
         criteria.addColumnsToGet(new String[] {"pk", "n", "name"});

@@ -42,6 +42,7 @@ import com.alicloud.openservices.tablestore.model.UpdateTableRequest;
 import com.alicloud.openservices.tablestore.model.condition.CompositeColumnValueCondition;
 import com.alicloud.openservices.tablestore.model.condition.SingleColumnValueCondition;
 import com.alicloud.openservices.tablestore.model.filter.CompositeColumnValueFilter;
+import com.alicloud.openservices.tablestore.model.filter.SingleColumnValueFilter;
 import io.tablestorecdc.emulator.TablestoreEmulator;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,7 +106,7 @@ class LimitsITCase {
     @Test
     void columnNamesFollowTheNamingRules() {
         String table = table();
-        for (String column : List.of("#abc", "0c", "a b", "a".repeat(256))) {
+        for (String column : List.of("#abc", "# ", "a".repeat(256))) {
             String message = "Invalid column name: '" + column + "'.";
             RowPutChange put = new RowPutChange(table, key("a"));
             put.addColumn(column, ColumnValue.fromLong(1));
@@ -119,7 +120,27 @@ class LimitsITCase {
             get.addColumnsToGet(column);
             assertInvalid(() -> client.getRow(new GetRowRequest(get)), message);
 
+            SingleRowQueryCriteria filtered = get(table, key("a"));
+            filtered.setFilter(
+                    new SingleColumnValueFilter(
+                            column,
+                            SingleColumnValueFilter.CompareOperator.EQUAL,
+                            ColumnValue.fromLong(1)));
+            assertInvalid(() -> client.getRow(new GetRowRequest(filtered)), message);
+
             assertInvalid(() -> create("t_bad_pk", Map.of(column, PrimaryKeyType.STRING)), message);
+        }
+        // An attribute column may be named with spaces, punctuation or Chinese; a primary-key
+        // column may not.
+        for (String column : List.of("0c", "a b", " abc", "a.b", "公司")) {
+            RowPutChange put = new RowPutChange(table, key("a"));
+            put.addColumn(column, ColumnValue.fromLong(7));
+            client.putRow(new PutRowRequest(put));
+            assertThat(read(table, key("a")).getLatestColumn(column).getValue().asLong())
+                    .isEqualTo(7);
+            assertInvalid(
+                    () -> create("t_bad_pk", Map.of(column, PrimaryKeyType.STRING)),
+                    "Invalid column name: '" + column + "'.");
         }
 
         String longest = "c".repeat(255);
@@ -207,6 +228,18 @@ class LimitsITCase {
                 () -> client.getRow(new GetRowRequest(get(table, twoColumns))),
                 "OTSInvalidPK",
                 "Validate PK size fail. Input: 2, Meta: 1.");
+
+        // A key of more than four columns is refused for that first, even on a missing table.
+        PrimaryKeyBuilder five = PrimaryKeyBuilder.createPrimaryKeyBuilder();
+        for (int i = 0; i < 5; i++) {
+            five.addPrimaryKeyColumn("pk_" + i, PrimaryKeyValue.fromString("v"));
+        }
+        for (String target : List.of(table, "no_such_table")) {
+            assertRefused(
+                    () -> client.putRow(new PutRowRequest(put(target, five.build()))),
+                    "OTSParameterInvalid",
+                    "The number of primary key columns must be in range: [1, 4].");
+        }
     }
 
     @Test
@@ -448,6 +481,41 @@ class LimitsITCase {
                                     .addPrimaryKeyColumn("pk", PrimaryKeyValue.fromLong(150))
                                     .build());
             client.putRow(new PutRowRequest(put));
+            // DescribeTable reports where the partitions start.
+            assertThat(
+                            client.describeTable(new DescribeTableRequest("t_partitioned"))
+                                    .getShardSplits())
+                    .extracting(k -> k.getPrimaryKeyColumn(0).getValue())
+                    .containsExactlyElementsOf(points(9));
+            assertThat(client.describeTable(new DescribeTableRequest(table())).getShardSplits())
+                    .isEmpty();
+
+            // Later key columns of a split start at INF_MIN; a split point is at most 64 bytes.
+            TableMeta strings = new TableMeta("t_split_strings");
+            strings.addPrimaryKeyColumn("region", PrimaryKeyType.STRING);
+            strings.addPrimaryKeyColumn("id", PrimaryKeyType.INTEGER);
+            CreateTableRequestEx tooLong =
+                    new CreateTableRequestEx(strings, new TableOptions(-1, 1));
+            tooLong.setSplitPoints(List.of(PrimaryKeyValue.fromString("b".repeat(65))));
+            assertThatThrownBy(() -> internal.createTableEx(tooLong, null).get())
+                    .cause()
+                    .hasMessage(
+                            "The value of partition range exceeds the MaxLength:64 with"
+                                    + " CurrentLength:65.");
+            CreateTableRequestEx regions =
+                    new CreateTableRequestEx(strings, new TableOptions(-1, 1));
+            regions.setSplitPoints(
+                    List.of(PrimaryKeyValue.fromString("eu"), PrimaryKeyValue.fromString("us")));
+            internal.createTableEx(regions, null).get();
+            assertThat(
+                            client.describeTable(new DescribeTableRequest("t_split_strings"))
+                                    .getShardSplits())
+                    .extracting(
+                            k ->
+                                    k.getPrimaryKeyColumn(0).getValue().asString()
+                                            + "/"
+                                            + k.getPrimaryKeyColumn(1).getValue())
+                    .containsExactly("eu/INF_MIN", "us/INF_MIN");
         } finally {
             internal.shutdown();
         }

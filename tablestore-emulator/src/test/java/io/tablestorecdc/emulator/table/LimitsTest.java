@@ -40,6 +40,19 @@ class LimitsTest {
     void anInvalidNameIsRefusedInTheServicesWords() {
         assertRefused(() -> Limits.tableName("3t"), "Invalid table name: '3t'.");
         assertRefused(() -> Limits.columnName("#abc"), "Invalid column name: '#abc'.");
+        assertRefused(() -> Limits.columnName("a b"), "Invalid column name: 'a b'.");
+    }
+
+    @Test
+    void anAttributeColumnNameIsOneTo255BytesNotStartingWithAHash() throws EmulatorError {
+        for (String valid :
+                List.of("a b", " abc", "abc.", "$", "\n", "0c", "公司", "a".repeat(255))) {
+            Limits.attributeName(valid);
+        }
+        for (String invalid : List.of("", "#", "#abc", "# ", "a".repeat(256), "公".repeat(86))) {
+            assertRefused(
+                    () -> Limits.attributeName(invalid), "Invalid column name: '" + invalid + "'.");
+        }
     }
 
     @Test
@@ -159,8 +172,9 @@ class LimitsTest {
                 "The number of columns from the request exceeds the limit, limit count: 1024,"
                         + " column count: 1025.");
         assertRefused(
-                () -> Limits.columnsToGet(List.of("ok", "no-way")),
-                "Invalid column name: 'no-way'.");
+                () -> Limits.columnsToGet(List.of("ok", "#no-way")),
+                "Invalid column name: '#no-way'.");
+        Limits.columnsToGet(List.of("no-way", "a b", "公司"));
     }
 
     @Test

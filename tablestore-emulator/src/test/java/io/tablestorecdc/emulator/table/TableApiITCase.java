@@ -427,6 +427,41 @@ class TableApiITCase {
     }
 
     @Test
+    void anAtomicBatchWriteRowKeepsEachTableToOnePartitionKey() {
+        String table = newTable(client);
+        BatchWriteRowRequest spread = new BatchWriteRowRequest();
+        spread.setAtomic(true);
+        for (String pk : List.of("p0", "p0", "p1", "p2")) {
+            RowPutChange put = new RowPutChange(table, key(pk, spread.getRowsCount()));
+            put.addColumn(col("c", 1));
+            spread.addRowChange(put);
+        }
+        List<BatchWriteRowResponse.RowResult> refused =
+                client.batchWriteRow(spread).getRowStatus(table);
+        assertThat(refused).hasSize(4).noneMatch(BatchWriteRowResponse.RowResult::isSucceed);
+        assertThat(refused)
+                .allSatisfy(
+                        r -> {
+                            assertThat(r.getError().getCode()).isEqualTo("OTSDataOutOfRange");
+                            assertThat(r.getError().getMessage())
+                                    .isEqualTo(
+                                            "Data out of scope of atomic. Atomic PartKey:p0. Data"
+                                                    + " PartKey:p1");
+                        });
+        assertThat(get(table, key("p0", 0))).isNull();
+
+        BatchWriteRowRequest one = new BatchWriteRowRequest();
+        one.setAtomic(true);
+        for (long n = 0; n < 3; n++) {
+            RowPutChange put = new RowPutChange(table, key("p0", n));
+            put.addColumn(col("c", n));
+            one.addRowChange(put);
+        }
+        assertThat(client.batchWriteRow(one).isAllSucceed()).isTrue();
+        assertThat(get(table, key("p0", 2))).isNotNull();
+    }
+
+    @Test
     void batchWriteRowNamingOneKeyTwiceIsRefusedWhole() {
         String table = newTable(client);
         BatchWriteRowRequest batch = new BatchWriteRowRequest();

@@ -266,15 +266,18 @@ class TableStoreVersionsTest {
         OtsInternalApi.TimeRange at =
                 OtsInternalApi.TimeRange.newBuilder().setSpecificTime(7).build();
 
-        assertThatThrownBy(() -> ReadVersions.of(false, 0, false, none))
-                .hasMessageContaining("max_versions or time_range");
-        assertThatThrownBy(() -> ReadVersions.of(true, 0, false, none))
+        assertThatThrownBy(() -> ReadVersions.of(false, false, 0, false, none))
+                .hasMessage("No version condition is specified.");
+        assertThatThrownBy(() -> ReadVersions.of(true, false, 0, false, none))
+                .hasMessage("No version condition is specified while querying row.");
+        assertThatThrownBy(() -> ReadVersions.of(false, true, 0, false, none))
                 .hasMessageContaining("max_versions must be positive");
-        assertThatThrownBy(() -> ReadVersions.of(true, 2, true, at))
+        assertThatThrownBy(() -> ReadVersions.of(false, true, 2, true, at))
                 .hasMessageContaining("leave max_versions out");
         assertThatThrownBy(
                         () ->
                                 ReadVersions.of(
+                                        false,
                                         false,
                                         0,
                                         true,
@@ -292,11 +295,12 @@ class TableStoreVersionsTest {
         OtsInternalApi.TimeRange at =
                 OtsInternalApi.TimeRange.newBuilder().setSpecificTime(7).build();
 
-        assertThat(ReadVersions.of(true, 2, true, range)).isEqualTo(new ReadVersions(2, 10, 20));
-        assertThat(ReadVersions.of(false, 0, true, range))
+        assertThat(ReadVersions.of(false, true, 2, true, range))
+                .isEqualTo(new ReadVersions(2, 10, 20));
+        assertThat(ReadVersions.of(false, false, 0, true, range))
                 .isEqualTo(new ReadVersions(Integer.MAX_VALUE, 10, 20));
-        assertThat(ReadVersions.of(false, 0, true, at)).isEqualTo(new ReadVersions(1, 7, 8));
-        assertThat(ReadVersions.of(true, 3, false, none()))
+        assertThat(ReadVersions.of(false, false, 0, true, at)).isEqualTo(new ReadVersions(1, 7, 8));
+        assertThat(ReadVersions.of(false, true, 3, false, none()))
                 .isEqualTo(new ReadVersions(3, 0, Long.MAX_VALUE));
     }
 

@@ -15,7 +15,8 @@ import java.util.stream.Stream;
  * still open; when the I/O thread has meanwhile completed the whole exchange and returned the
  * connection to the pool (the requesting thread was descheduled for the round trip, as happens on a
  * busy machine), the check fails. The request is then sent again, by the SDK's retry or ours, and
- * succeeds. It says nothing about the first run, and nothing on our side can prevent it.
+ * succeeds. It says nothing about the first run, and nothing on our side can prevent it (see {@link
+ * io.tablestorecdc.emulator.AppliedOnceWrites} for the race).
  */
 public final class FirstRunWarnings {
 
