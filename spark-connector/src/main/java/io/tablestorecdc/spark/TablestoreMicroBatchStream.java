@@ -1,6 +1,9 @@
 package io.tablestorecdc.spark;
 
+import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
+import io.tablestorecdc.checkpoint.meta.MetaTableClient;
+import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
 import io.tablestorecdc.checkpoint.meta.PreparedSnapshot;
 import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.BatchToken;
@@ -62,6 +65,9 @@ final class TablestoreMicroBatchStream
     private static final int PLANNING_THREADS = 8;
     private static final long STOP_MILLIS = 10_000;
 
+    /** How often the tables' catch-up reports are looked at (written when due). */
+    private static final Duration REPORT_EVERY = CatchUpReporter.MIN_INTERVAL;
+
     private final TablestoreSourceOptions options;
     private final OutputSchema schema;
     private final String checkpointLocation;
@@ -80,6 +86,10 @@ final class TablestoreMicroBatchStream
 
     private boolean connected;
     private DriverResources shared;
+
+    /** The consumers whose catch-up reports are written together, as the tables stand. */
+    private volatile List<TunnelConsumer> reporting = List.of();
+
     private ExecutorService planning;
     private long nextDiscoveryNanos;
     private SourceOffset initial;
@@ -124,6 +134,7 @@ final class TablestoreMicroBatchStream
                 throw e;
             }
             if (!single) {
+                reportTogether(shared);
                 LOG.info(
                         "Source of tables {} reads {} table(s) through tunnel {}: {}",
                         options.tablesLabel(),
@@ -165,6 +176,37 @@ final class TablestoreMicroBatchStream
 
     private TableStream open(TablestoreSourceOptions table) {
         return TableStream.open(table, checkpointLocation, shared);
+    }
+
+    /**
+     * Writes every table's due catch-up report together, every second on the shared scheduler
+     * ({@link TunnelConsumer#reportAll}: one lease read, then shared batch writes), instead of one
+     * write per table from each table's periodic work; nothing is sent when no report is due.
+     */
+    private void reportTogether(DriverResources resources) {
+        reportingChanged();
+        MetaTableClient metaTable = resources.metaClient();
+        resources.scheduler.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        TunnelConsumer.reportAll(metaTable, reporting);
+                    } catch (OwnershipLostException e) {
+                        // Kept by the consumer: the next planning call throws it (checkHealthy).
+                    } catch (RuntimeException e) {
+                        LOG.error(
+                                "Unexpected error writing the catch-up reports of tunnel {}",
+                                options.tunnelName(),
+                                e);
+                    }
+                },
+                REPORT_EVERY.toMillis(),
+                REPORT_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Call after the tables read changed. */
+    private void reportingChanged() {
+        reporting = tables.values().stream().map(TableStream::consumer).toList();
     }
 
     private Duration discoveryInterval() {
@@ -497,6 +539,7 @@ final class TablestoreMicroBatchStream
             throw DroppedTablePolicy.dropped(table, options.instanceName());
         }
         TableStream gone = tables.remove(table);
+        reportingChanged();
         dropped.add(table);
         LOG.warn(
                 "Table {} is gone from instance {}: its tunnel {} ends here; what its committed"
@@ -560,6 +603,7 @@ final class TablestoreMicroBatchStream
             SourceTables.requireFits(schema, table, described.primaryKey());
             try {
                 tables.put(table, open(options.forNewTable(table)));
+                reportingChanged();
                 dropped.remove(table);
                 LOG.info(
                         "Found table {} matching {}: reading it through tunnel {}",
@@ -741,6 +785,7 @@ final class TablestoreMicroBatchStream
             }
         }
         tables.clear();
+        reporting = List.of();
         if (shared != null) {
             try {
                 shared.close();

@@ -120,6 +120,21 @@ class MultiTableITCase {
             // The second run read a's delete and b's put (a batch the stop cut off runs again).
             assertThat(Long.parseLong(metrics.get(a + ".recordsRead"))).isPositive();
             assertThat(Long.parseLong(metrics.get(b + ".recordsRead"))).isPositive();
+            // Each table's catch-up report is kept, written together with the other's.
+            for (String table : List.of(a, b)) {
+                await(
+                        second,
+                        "a catch-up report of " + table + " listing its channel",
+                        TIMEOUT,
+                        () ->
+                                bed.withMetaTable(
+                                        java.time.Clock.systemUTC(),
+                                        meta ->
+                                                meta.tunnel(bed.tunnelId(table, "multi"))
+                                                        .progress()
+                                                        .map(p -> !p.caughtUp().isEmpty())
+                                                        .orElse(false)));
+            }
         } finally {
             second.stop();
         }

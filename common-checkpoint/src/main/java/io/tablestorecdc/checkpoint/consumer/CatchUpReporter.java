@@ -10,6 +10,7 @@ import io.tablestorecdc.checkpoint.tunnel.TunnelException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,7 @@ public final class CatchUpReporter {
     private final Map<String, ChannelPosition> caughtUp = new HashMap<>();
     private boolean changed;
     private boolean everWritten;
+    private boolean withOthers;
     private long lastWriteNanos;
     private int writeAttempts;
 
@@ -103,25 +105,45 @@ public final class CatchUpReporter {
         return writeAttempts;
     }
 
+    /**
+     * From now on the report is written with other consumers' ({@link TunnelConsumer#reportAll}),
+     * and {@link #flushIfDue()} leaves it.
+     */
+    public synchronized void writeWithOthers() {
+        withOthers = true;
+    }
+
+    /**
+     * The report when it changed or is due for a refresh, counted as written from now on; empty
+     * when not due, or when it is not written the way asked ({@code together}: with others').
+     */
+    synchronized Optional<ConsumerProgress> takeDue(boolean together) {
+        if (withOthers != together) {
+            return Optional.empty();
+        }
+        long sinceLast = nanoClock.getAsLong() - lastWriteNanos;
+        boolean due =
+                everWritten
+                        ? (changed && sinceLast >= MIN_INTERVAL.toNanos())
+                                || (!caughtUp.isEmpty() && sinceLast >= REFRESH_EVERY.toNanos())
+                        : !caughtUp.isEmpty();
+        if (!due) {
+            return Optional.empty();
+        }
+        changed = false;
+        everWritten = true;
+        lastWriteNanos = nanoClock.getAsLong();
+        writeAttempts++;
+        return Optional.of(current());
+    }
+
     /** Writes the report when it changed or is due for a refresh. */
     public void flushIfDue() {
-        ConsumerProgress report;
-        synchronized (this) {
-            long sinceLast = nanoClock.getAsLong() - lastWriteNanos;
-            boolean due =
-                    everWritten
-                            ? (changed && sinceLast >= MIN_INTERVAL.toNanos())
-                                    || (!caughtUp.isEmpty() && sinceLast >= REFRESH_EVERY.toNanos())
-                            : !caughtUp.isEmpty();
-            if (!due) {
-                return;
-            }
-            report = current();
-            changed = false;
-            everWritten = true;
-            lastWriteNanos = nanoClock.getAsLong();
-            writeAttempts++;
+        Optional<ConsumerProgress> due = takeDue(false);
+        if (due.isEmpty()) {
+            return;
         }
+        ConsumerProgress report = due.get();
         try {
             if (!meta.reportProgress(report)) {
                 LOG.debug("The catch-up report of tunnel {} changed meanwhile; retrying", tunnelId);
@@ -138,7 +160,8 @@ public final class CatchUpReporter {
         }
     }
 
-    private synchronized void markChanged() {
+    /** The report taken last was not written: the next flush writes it again. */
+    synchronized void markChanged() {
         changed = true;
     }
 }

@@ -8,11 +8,13 @@ import io.tablestorecdc.checkpoint.merge.MergeResult;
 import io.tablestorecdc.checkpoint.merge.ServerAhead;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
+import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
 import io.tablestorecdc.checkpoint.meta.ForwardingMetaTableClient;
 import io.tablestorecdc.checkpoint.meta.MetaRow;
 import io.tablestorecdc.checkpoint.meta.MetaRowKey;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.MetaTableClient;
+import io.tablestorecdc.checkpoint.meta.MetaTableException;
 import io.tablestorecdc.checkpoint.meta.MetaValue;
 import io.tablestorecdc.checkpoint.meta.OwnerLease;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
@@ -525,6 +527,87 @@ public final class TunnelConsumer implements AutoCloseable {
             TunnelMeta.writeAll(metaTable, List.copyOf(snapshots.values()));
         } finally {
             held.forEach(Lock::unlock);
+        }
+    }
+
+    /**
+     * Writes the catch-up reports of many consumers that are due ({@link CatchUpReporter}) in
+     * shared requests ({@link TunnelMeta#reportAll}), fenced once for all as {@link #writeAll} is;
+     * from the first call on, each consumer's {@link #tick()} leaves its report to this. Nothing is
+     * sent when no report is due, so a source may call it often (every second, say). A report that
+     * the shared write could not place (a first report, or one of an earlier run) is written alone
+     * ({@link TunnelMeta#reportProgress}); a report that fails is written again later: reports are
+     * for operators and never hold up reading.
+     *
+     * @param metaTable the meta-table client the consumers share, written through as is
+     * @throws OwnershipLostException when a lease with a due report was taken over
+     */
+    public static void reportAll(MetaTableClient metaTable, Collection<TunnelConsumer> consumers) {
+        Map<TunnelConsumer, ConsumerProgress> due = new LinkedHashMap<>();
+        for (TunnelConsumer consumer : consumers) {
+            consumer.catchUp.writeWithOthers();
+            if (!consumer.isClosed() && !consumer.isLost()) {
+                consumer.catchUp.takeDue(true).ifPresent(r -> due.put(consumer, r));
+            }
+        }
+        if (due.isEmpty()) {
+            return;
+        }
+        List<Lock> held = new ArrayList<>(due.size());
+        List<TunnelConsumer> open = new ArrayList<>(due.size());
+        try {
+            for (TunnelConsumer consumer : due.keySet()) {
+                Lock lock = consumer.lifecycle.readLock();
+                lock.lock();
+                held.add(lock);
+                if (!consumer.closed) {
+                    open.add(consumer); // a closed consumer's report is not worth writing
+                }
+            }
+            if (open.isEmpty()) {
+                return;
+            }
+            List<Map.Entry<TunnelMeta, ConsumerProgress>> reports = new ArrayList<>(open.size());
+            open.forEach(c -> reports.add(Map.entry(c.fenced, due.get(c))));
+            List<Boolean> written;
+            try {
+                requireOwnership(metaTable, open);
+                written = TunnelMeta.reportAll(metaTable, reports);
+            } catch (OwnershipLostException e) {
+                open.forEach(c -> c.catchUp.markChanged());
+                throw e;
+            } catch (MetaTableException | TunnelException e) {
+                LOG.warn(
+                        "Could not write the catch-up reports of {} tunnels; retrying: {}",
+                        open.size(),
+                        e.getMessage());
+                open.forEach(c -> c.catchUp.markChanged());
+                return;
+            }
+            for (int i = 0; i < open.size(); i++) {
+                if (!written.get(i)) {
+                    reportAlone(open.get(i), reports.get(i).getValue());
+                }
+            }
+        } finally {
+            held.forEach(Lock::unlock);
+        }
+    }
+
+    /** A report the shared write could not place, through the consumer's own fenced rows. */
+    private static void reportAlone(TunnelConsumer consumer, ConsumerProgress report) {
+        try {
+            if (!consumer.fenced.reportProgress(report)) {
+                consumer.catchUp.markChanged();
+            }
+        } catch (OwnershipLostException e) {
+            throw e;
+        } catch (MetaTableException | TunnelException e) {
+            LOG.warn(
+                    "Could not write the catch-up report of tunnel {}; retrying: {}",
+                    consumer.tunnel.tunnelId(),
+                    e.getMessage());
+            consumer.catchUp.markChanged();
         }
     }
 
@@ -1113,6 +1196,11 @@ public final class TunnelConsumer implements AutoCloseable {
         @Override
         public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
             return fenced(() -> super.replaceIf(row, column, expected));
+        }
+
+        @Override
+        public List<Boolean> replaceAllIf(List<ConditionalReplace> replaces) {
+            return fenced(() -> super.replaceAllIf(replaces));
         }
 
         @Override

@@ -46,6 +46,11 @@ public abstract class ForwardingMetaTableClient implements MetaTableClient {
     }
 
     @Override
+    public List<Boolean> replaceAllIf(List<ConditionalReplace> replaces) {
+        return delegate.replaceAllIf(replaces);
+    }
+
+    @Override
     public void deleteAll(List<MetaRowKey> keys) {
         delegate.deleteAll(keys);
     }

@@ -56,6 +56,25 @@ public interface MetaTableClient extends AutoCloseable {
     boolean replaceIf(MetaRow row, String column, MetaValue expected);
 
     /**
+     * One replace of {@link #replaceAllIf}: {@code row} if its {@code column} equals {@code
+     * expected}.
+     */
+    record ConditionalReplace(MetaRow row, String column, MetaValue expected) {}
+
+    /**
+     * {@link #replaceIf} for each of several rows, in one request where the implementation can
+     * batch writes; by default one {@link #replaceIf} each.
+     *
+     * @param replaces at most {@link #MAX_BATCH_ROWS}, of distinct keys
+     * @return per replace, in order, whether the row was replaced (false as {@link #replaceIf})
+     */
+    default List<Boolean> replaceAllIf(List<ConditionalReplace> replaces) {
+        List<Boolean> replaced = new java.util.ArrayList<>(replaces.size());
+        replaces.forEach(r -> replaced.add(replaceIf(r.row(), r.column(), r.expected())));
+        return replaced;
+    }
+
+    /**
      * Deletes the rows (absent ones are ignored), in one request.
      *
      * @param keys at most {@link #MAX_BATCH_ROWS} keys

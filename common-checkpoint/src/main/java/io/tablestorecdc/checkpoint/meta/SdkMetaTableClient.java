@@ -215,17 +215,7 @@ public final class SdkMetaTableClient implements MetaTableClient {
 
     @Override
     public boolean replaceIf(MetaRow row, String column, MetaValue expected) {
-        RowPutChange change = putChange(row);
-        Condition condition = new Condition(RowExistenceExpectation.EXPECT_EXIST);
-        SingleColumnValueCondition equals =
-                new SingleColumnValueCondition(
-                        column,
-                        SingleColumnValueCondition.CompareOperator.EQUAL,
-                        toColumnValue(expected));
-        equals.setPassIfMissing(false);
-        equals.setLatestVersionsOnly(true);
-        condition.setColumnCondition(equals);
-        change.setCondition(condition);
+        RowPutChange change = conditionalPut(row, column, expected);
         try {
             client.putRow(new PutRowRequest(change));
             return true;
@@ -237,6 +227,35 @@ public final class SdkMetaTableClient implements MetaTableClient {
         } catch (ClientException e) {
             throw failure("replace row " + row.key(), e);
         }
+    }
+
+    /** One BatchWriteRow of conditional puts; rows failed transiently are sent again. */
+    @Override
+    public List<Boolean> replaceAllIf(List<ConditionalReplace> replaces) {
+        requireBatchSize(replaces.size());
+        List<RowChange> changes = new ArrayList<>(replaces.size());
+        for (ConditionalReplace r : replaces) {
+            changes.add(conditionalPut(r.row(), r.column(), r.expected()));
+        }
+        List<Boolean> replaced = new ArrayList<>(replaces.size());
+        writeBatch(changes).forEach(o -> replaced.add(o == PutOutcome.WRITTEN));
+        return replaced;
+    }
+
+    /** A put of {@code row} that applies only if the row exists with {@code column} = expected. */
+    private RowPutChange conditionalPut(MetaRow row, String column, MetaValue expected) {
+        RowPutChange change = putChange(row);
+        Condition condition = new Condition(RowExistenceExpectation.EXPECT_EXIST);
+        SingleColumnValueCondition equals =
+                new SingleColumnValueCondition(
+                        column,
+                        SingleColumnValueCondition.CompareOperator.EQUAL,
+                        toColumnValue(expected));
+        equals.setPassIfMissing(false);
+        equals.setLatestVersionsOnly(true);
+        condition.setColumnCondition(equals);
+        change.setCondition(condition);
+        return change;
     }
 
     @Override

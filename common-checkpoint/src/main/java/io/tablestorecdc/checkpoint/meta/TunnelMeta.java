@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The rows of one tunnel in the meta table, as its consumer reads and writes them: batch snapshots
@@ -207,21 +208,56 @@ public final class TunnelMeta {
      * Puts {@code rows} if absent in as few batch writes as the limits allow; outcomes in order.
      */
     private static List<PutOutcome> putAll(MetaTableClient client, List<MetaRow> rows) {
-        List<PutOutcome> outcomes = new ArrayList<>(rows.size());
+        return inBatches(rows, r -> r, client::putAllIfAbsent);
+    }
+
+    /**
+     * {@code write} over {@code items} in as few batch writes as the limits allow (at most {@link
+     * MetaTableClient#MAX_BATCH_ROWS} rows, about {@link #MAX_WRITE_BYTES}, each); outcomes in
+     * order.
+     */
+    private static <T, R> List<R> inBatches(
+            List<T> items, Function<T, MetaRow> rowOf, Function<List<T>, List<R>> write) {
+        List<R> outcomes = new ArrayList<>(items.size());
         int from = 0;
-        while (from < rows.size()) {
+        while (from < items.size()) {
             int to = from;
             long bytes = 0;
-            while (to < rows.size()
+            while (to < items.size()
                     && to - from < MetaTableClient.MAX_BATCH_ROWS
-                    && (to == from || bytes + approximateBytes(rows.get(to)) <= MAX_WRITE_BYTES)) {
-                bytes += approximateBytes(rows.get(to));
+                    && (to == from
+                            || bytes + approximateBytes(rowOf.apply(items.get(to)))
+                                    <= MAX_WRITE_BYTES)) {
+                bytes += approximateBytes(rowOf.apply(items.get(to)));
                 to++;
             }
-            outcomes.addAll(client.putAllIfAbsent(rows.subList(from, to)));
+            outcomes.addAll(write.apply(items.subList(from, to)));
             from = to;
         }
         return outcomes;
+    }
+
+    /**
+     * Writes the catch-up reports of many tunnels in shared requests: each replaces its tunnel's
+     * report row where the row holds a report of the same holder (the one conditional write of
+     * {@link #reportProgress} in the common case). Not fenced: the caller checks the leases first.
+     *
+     * @return per report, in order, whether it was written; a report that was not (its row is
+     *     missing, holds an earlier run's report, or changed meanwhile) goes through {@link
+     *     #reportProgress} of its tunnel
+     */
+    public static List<Boolean> reportAll(
+            MetaTableClient client, List<Map.Entry<TunnelMeta, ConsumerProgress>> reports) {
+        List<MetaTableClient.ConditionalReplace> replaces = new ArrayList<>(reports.size());
+        for (Map.Entry<TunnelMeta, ConsumerProgress> report : reports) {
+            ConsumerProgress progress = report.getValue();
+            replaces.add(
+                    new MetaTableClient.ConditionalReplace(
+                            MetaRowFormat.progressRow(report.getKey().tunnelId(), progress),
+                            MetaRowFormat.COL_LEASE_HOLDER,
+                            MetaValue.text(progress.holder())));
+        }
+        return inBatches(replaces, MetaTableClient.ConditionalReplace::row, client::replaceAllIf);
     }
 
     private static long approximateBytes(MetaRow row) {

@@ -351,6 +351,61 @@ class TunnelConsumerTest {
     }
 
     @Test
+    void theCatchUpReportsOfManyConsumersAreFencedOnceAndWrittenTogether() {
+        FakeTunnelService others = usersTunnel();
+        TunnelConsumer orders = open("job-1");
+        TunnelConsumer users = open("job-1", others, "users");
+        // Each tunnel holds a report of this run already, as after its first write.
+        orders.meta().reportProgress(orders.catchUp().current());
+        users.meta().reportProgress(users.catchUp().current());
+        orders.catchUp().caughtUp("c1", ChannelPosition.at("c1@5"));
+        users.catchUp().caughtUp("d1", ChannelPosition.at("d1@7"));
+        meta.resetCounts();
+
+        TunnelConsumer.reportAll(meta, List.of(orders, users));
+
+        assertThat(meta.requests("BatchGetRow")).as("both leases in one read").isEqualTo(1);
+        assertThat(meta.requests("BatchWriteRow")).as("both reports in one write").isEqualTo(1);
+        assertThat(meta.requests("GetRow")).isZero();
+        assertThat(meta.requests("PutRow")).isZero();
+        assertThat(orders.meta().progress().orElseThrow().caughtUp())
+                .containsExactly(Map.entry("c1", ChannelPosition.at("c1@5")));
+        assertThat(users.meta().progress().orElseThrow().caughtUp())
+                .containsExactly(Map.entry("d1", ChannelPosition.at("d1@7")));
+
+        // A change within a second of the last write is not due yet: nothing is sent.
+        orders.catchUp().caughtUp("c1", ChannelPosition.at("c1@6"));
+        meta.resetCounts();
+        TunnelConsumer.reportAll(meta, List.of(orders, users));
+        assertThat(meta.requests("BatchWriteRow") + meta.requests("PutRow")).isZero();
+    }
+
+    @Test
+    void aFirstCatchUpReportIsWrittenAloneAndALostLeaseStopsTheSharedWrite() {
+        FakeTunnelService others = usersTunnel();
+        TunnelConsumer orders = open("job-1");
+        TunnelConsumer users = open("job-1", others, "users");
+        orders.catchUp().caughtUp("c1", ChannelPosition.at("c1@5"));
+
+        TunnelConsumer.reportAll(meta, List.of(orders, users));
+
+        assertThat(orders.meta().progress().orElseThrow().caughtUp()).containsKey("c1");
+        assertThat(users.meta().progress()).as("nothing to report, nothing written").isEmpty();
+
+        // From the first shared write on, a consumer's own tick leaves its report to the next.
+        users.catchUp().caughtUp("d1", ChannelPosition.at("d1@7"));
+        users.tick();
+        assertThat(users.meta().progress()).isEmpty();
+
+        open("job-1", others, "users"); // a run restored from the same state takes users over
+        meta.resetCounts();
+        assertThatThrownBy(() -> TunnelConsumer.reportAll(meta, List.of(orders, users)))
+                .isInstanceOf(OwnershipLostException.class)
+                .hasMessageContaining("of table 'users' lost its owner lease");
+        assertThat(meta.requests("BatchWriteRow") + meta.requests("PutRow")).isZero();
+    }
+
+    @Test
     void theCheckpointSnapshotsOfManyConsumersAreWrittenTogetherEachADeltaOverItsLast() {
         FakeTunnelService others = usersTunnel();
         TunnelConsumer orders = open("job-1");

@@ -181,6 +181,19 @@ public final class InMemoryMetaTableClient implements MetaTableClient {
         return echoWrites ? replaceOnce(row, column, expected) : replaced;
     }
 
+    @Override
+    public synchronized List<Boolean> replaceAllIf(List<ConditionalReplace> replaces) {
+        count("BatchWriteRow");
+        requireTable();
+        requireBatch(replaces.stream().map(r -> r.row().key()).toList());
+        List<Boolean> replaced = new ArrayList<>();
+        for (ConditionalReplace r : replaces) {
+            boolean once = replaceOnce(r.row(), r.column(), r.expected());
+            replaced.add(echoWrites ? replaceOnce(r.row(), r.column(), r.expected()) : once);
+        }
+        return replaced;
+    }
+
     private boolean replaceOnce(MetaRow row, String column, MetaValue expected) {
         MetaRow current = rows.get(row.key());
         if (current == null || !current.column(column).equals(Optional.of(expected))) {

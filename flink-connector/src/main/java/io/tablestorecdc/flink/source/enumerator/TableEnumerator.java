@@ -511,6 +511,13 @@ final class TableEnumerator {
         return connection.consumer();
     }
 
+    /** The table's consumer once connected and begun, for the source's shared report writes. */
+    Optional<TunnelConsumer> reportingConsumer() {
+        return publisher == null || connection.consumer().isClosed()
+                ? Optional.empty()
+                : Optional.of(connection.consumer());
+    }
+
     /** Pushes what is committed and the server lacks (the core's plan), on the worker thread. */
     void pushCommitted() {
         if (publisher != null) {

@@ -1,5 +1,6 @@
 package io.tablestorecdc.flink.source.enumerator;
 
+import io.tablestorecdc.checkpoint.consumer.CatchUpReporter;
 import io.tablestorecdc.checkpoint.consumer.TunnelConsumer;
 import io.tablestorecdc.checkpoint.gate.ServerCommitPlan;
 import io.tablestorecdc.checkpoint.lifecycle.ClassPreload;
@@ -230,6 +231,8 @@ public final class TablestoreCdcEnumerator
             long interval = config.settings().selection().discoveryInterval().toMillis();
             context.callAsync(this::listTables, this::onListing, interval, interval);
         }
+        long reportEvery = CatchUpReporter.MIN_INTERVAL.toMillis();
+        context.callAsync(() -> null, (none, error) -> reportTogether(), reportEvery, reportEvery);
     }
 
     /**
@@ -458,6 +461,7 @@ public final class TablestoreCdcEnumerator
                                                     Set.copyOf(
                                                             caughtUp.getOrDefault(t, List.of())))));
             pushTogether(); // every table's push with one lease read
+            reportTogether(); // and the catch-up reports the positions changed
         } else {
             LOG.warn("Ignoring unknown source event {} from reader {}", event, subtaskId);
         }
@@ -610,6 +614,38 @@ public final class TablestoreCdcEnumerator
                                                         error != null
                                                                 ? error
                                                                 : failed.get(consumer))));
+    }
+
+    /**
+     * Every table's catch-up report that is due, written together ({@link
+     * TunnelConsumer#reportAll}: one lease read, then shared batch writes) instead of one write per
+     * table from each table's discovery round; nothing is sent when no report is due. On the
+     * coordinator thread; the writes run on the worker thread.
+     */
+    private void reportTogether() {
+        List<TunnelConsumer> consumers = new ArrayList<>();
+        for (TableEnumerator table : tables.values()) {
+            table.reportingConsumer().ifPresent(consumers::add);
+        }
+        if (consumers.isEmpty() || closed) {
+            return;
+        }
+        context.callAsync(
+                () -> {
+                    TunnelConsumer.reportAll(metaClient, consumers);
+                    return null;
+                },
+                (none, error) -> {
+                    if (error != null) {
+                        OwnershipLoss.rethrow(error);
+                        LOG.warn(
+                                "Could not write the catch-up reports of {} tables to meta table"
+                                        + " {}; retrying: {}",
+                                consumers.size(),
+                                metaClient.tableName(),
+                                error.getMessage());
+                    }
+                });
     }
 
     /** Makes the next discovery round of every table renew its owner lease (tests). */

@@ -6,7 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.DeleteTableRequest;
+import io.tablestorecdc.checkpoint.meta.MetaTable;
+import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
+import io.tablestorecdc.checkpoint.meta.TunnelMeta;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
+import io.tablestorecdc.checkpoint.model.TablestoreCredentials;
+import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
 import io.tablestorecdc.checkpoint.settings.DroppedTablePolicy;
 import io.tablestorecdc.checkpoint.settings.TunnelCreation;
 import io.tablestorecdc.emulator.testkit.Await;
@@ -93,6 +98,32 @@ class MultiTableSourceITCase {
         awaitCommitted(sink, written.size());
 
         assertCommittedExactlyOnce(sink, written);
+
+        // Each table's catch-up report is kept, written together with the other tables': it
+        // lists the table's channels read to their end.
+        try (SdkMetaTableClient client =
+                SdkMetaTableClient.connect(
+                        new TablestoreEndpoint(
+                                bed.emulator().endpoint(),
+                                bed.emulator().instanceName(),
+                                TablestoreCredentials.of(
+                                        bed.emulator().accessKeyId(),
+                                        bed.emulator().accessKeySecret())),
+                        META_TABLE)) {
+            MetaTable meta = new MetaTable(client);
+            for (String table : List.of(orders, users)) {
+                TunnelMeta rows =
+                        meta.tunnel(
+                                bed.describeTunnel(table, tunnel).getTunnelInfo().getTunnelId());
+                Await.until(
+                        "a catch-up report of " + table + " listing its channels",
+                        TIMEOUT,
+                        () -> {
+                            requireNoJobFailed();
+                            return rows.progress().map(p -> !p.caughtUp().isEmpty()).orElse(false);
+                        });
+            }
+        }
     }
 
     @Test
