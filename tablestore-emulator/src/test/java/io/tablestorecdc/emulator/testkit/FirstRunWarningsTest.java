@@ -45,6 +45,16 @@ class FirstRunWarningsTest {
     }
 
     @Test
+    void leavesOutAConditionFailedOnlyOnARetry() {
+        String retried =
+                "14:47:12.405 WARN LogUtil: TraceId:cd\tFailed\tRetriedCount:1\t[ErrorCode]:"
+                        + "OTSConditionCheckFail, [Message]:Condition check failed., [HttpStatus:]403";
+        String firstAttempt = retried.replace("RetriedCount:1", "RetriedCount:0");
+        assertThat(FirstRunWarnings.of(Stream.of(retried, firstAttempt)))
+                .containsExactly(firstAttempt);
+    }
+
+    @Test
     void leavesOutTheSdksSpuriousConnectionClosedAndItsRetry() {
         assertThat(FirstRunWarnings.of(Stream.of(SPURIOUS_SDK, SPURIOUS_RETRY, OURS)))
                 .containsExactly(OURS);
