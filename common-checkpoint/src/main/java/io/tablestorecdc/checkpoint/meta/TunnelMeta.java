@@ -260,6 +260,24 @@ public final class TunnelMeta {
         return inBatches(replaces, MetaTableClient.ConditionalReplace::row, client::replaceAllIf);
     }
 
+    /**
+     * Writes the first catch-up reports of many tunnels, whose report rows do not exist yet, in
+     * shared put-if-absent requests. Not fenced: the caller checks the leases first.
+     *
+     * @return per report, in order, whether it was written; false where a row exists (an earlier
+     *     run's report: {@link #reportProgress} of its tunnel replaces it)
+     */
+    public static List<Boolean> createReports(
+            MetaTableClient client, List<Map.Entry<TunnelMeta, ConsumerProgress>> reports) {
+        List<MetaRow> rows = new ArrayList<>(reports.size());
+        for (Map.Entry<TunnelMeta, ConsumerProgress> report : reports) {
+            rows.add(MetaRowFormat.progressRow(report.getKey().tunnelId(), report.getValue()));
+        }
+        List<Boolean> written = new ArrayList<>(rows.size());
+        putAll(client, rows).forEach(o -> written.add(o == PutOutcome.WRITTEN));
+        return written;
+    }
+
     private static long approximateBytes(MetaRow row) {
         long bytes =
                 row.key().tunnelId().length()

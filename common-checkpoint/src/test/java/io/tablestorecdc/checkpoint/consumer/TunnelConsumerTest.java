@@ -8,6 +8,7 @@ import io.tablestorecdc.checkpoint.merge.AdoptionHistory;
 import io.tablestorecdc.checkpoint.merge.MergeResult;
 import io.tablestorecdc.checkpoint.merge.ServerAheadPolicy;
 import io.tablestorecdc.checkpoint.merge.VanishedChannelPolicy;
+import io.tablestorecdc.checkpoint.meta.ConsumerProgress;
 import io.tablestorecdc.checkpoint.meta.MetaTable;
 import io.tablestorecdc.checkpoint.meta.OwnershipConflictException;
 import io.tablestorecdc.checkpoint.meta.OwnershipLostException;
@@ -381,14 +382,17 @@ class TunnelConsumerTest {
     }
 
     @Test
-    void aFirstCatchUpReportIsWrittenAloneAndALostLeaseStopsTheSharedWrite() {
+    void firstCatchUpReportsAreCreatedTogetherAndALostLeaseStopsTheSharedWrite() {
         FakeTunnelService others = usersTunnel();
         TunnelConsumer orders = open("job-1");
         TunnelConsumer users = open("job-1", others, "users");
         orders.catchUp().caughtUp("c1", ChannelPosition.at("c1@5"));
+        meta.resetCounts();
 
         TunnelConsumer.reportAll(meta, List.of(orders, users));
 
+        assertThat(meta.requests("BatchWriteRow")).as("a replace, then a create").isEqualTo(2);
+        assertThat(meta.requests("PutRow") + meta.requests("GetRow")).isZero();
         assertThat(orders.meta().progress().orElseThrow().caughtUp()).containsKey("c1");
         assertThat(users.meta().progress()).as("nothing to report, nothing written").isEmpty();
 
@@ -403,6 +407,22 @@ class TunnelConsumerTest {
                 .isInstanceOf(OwnershipLostException.class)
                 .hasMessageContaining("of table 'users' lost its owner lease");
         assertThat(meta.requests("BatchWriteRow") + meta.requests("PutRow")).isZero();
+    }
+
+    @Test
+    void aReportOfAnEarlierRunIsReplacedByItsTunnelsOwnWrite() {
+        TunnelConsumer first = open("job-1");
+        first.catchUp().caughtUp("c1", ChannelPosition.at("c1@5"));
+        TunnelConsumer.reportAll(meta, List.of(first));
+        first.close();
+
+        TunnelConsumer second = open("job-1"); // the next run, under a new acquisition
+        second.catchUp().caughtUp("c1", ChannelPosition.at("c1@9"));
+        TunnelConsumer.reportAll(meta, List.of(second));
+
+        ConsumerProgress report = second.meta().progress().orElseThrow();
+        assertThat(report.holder()).isEqualTo(second.catchUp().current().holder());
+        assertThat(report.caughtUp()).containsEntry("c1", ChannelPosition.at("c1@9"));
     }
 
     @Test
