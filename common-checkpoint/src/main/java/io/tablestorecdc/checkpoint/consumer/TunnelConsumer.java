@@ -40,7 +40,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -536,9 +535,9 @@ public final class TunnelConsumer implements AutoCloseable {
      * shared requests ({@link TunnelMeta#reportAll}), fenced once for all as {@link #writeAll} is;
      * from the first call on, each consumer's {@link #tick()} leaves its report to this. Nothing is
      * sent when no report is due, so a source may call it often (every second, say). First reports
-     * create their rows in shared requests too ({@link TunnelMeta#createReports}); one that finds
-     * an earlier run's report is written alone ({@link TunnelMeta#reportProgress}). A report that
-     * fails is written again later: reports are for operators and never hold up reading.
+     * create their rows in the shared requests too; one that finds an earlier run's report is
+     * written alone ({@link TunnelMeta#reportProgress}). A report that fails is written again
+     * later: reports are for operators and never hold up reading.
      *
      * @param metaTable the meta-table client the consumers share, written through as is
      * @throws OwnershipLostException when a lease with a due report was taken over
@@ -585,26 +584,8 @@ public final class TunnelConsumer implements AutoCloseable {
                 open.forEach(c -> c.catchUp.markChanged());
                 return;
             }
-            // A tunnel's first report creates its row, the first reports of all together too.
-            List<Integer> unwritten = new ArrayList<>();
             for (int i = 0; i < open.size(); i++) {
                 if (!written.get(i)) {
-                    unwritten.add(i);
-                }
-            }
-            List<Boolean> created = Collections.nCopies(unwritten.size(), false);
-            if (!unwritten.isEmpty()) {
-                try {
-                    created =
-                            TunnelMeta.createReports(
-                                    metaTable, unwritten.stream().map(reports::get).toList());
-                } catch (MetaTableException | TunnelException e) {
-                    LOG.debug("Could not create catch-up reports together: {}", e.getMessage());
-                }
-            }
-            for (int u = 0; u < unwritten.size(); u++) {
-                if (!created.get(u)) {
-                    int i = unwritten.get(u);
                     reportAlone(open.get(i), reports.get(i).getValue());
                 }
             }

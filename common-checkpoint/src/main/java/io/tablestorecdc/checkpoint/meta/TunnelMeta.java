@@ -223,12 +223,12 @@ public final class TunnelMeta {
         while (from < items.size()) {
             int to = from;
             long bytes = 0;
-            while (to < items.size()
-                    && to - from < MetaTableClient.MAX_BATCH_ROWS
-                    && (to == from
-                            || bytes + approximateBytes(rowOf.apply(items.get(to)))
-                                    <= MAX_WRITE_BYTES)) {
-                bytes += approximateBytes(rowOf.apply(items.get(to)));
+            while (to < items.size() && to - from < MetaTableClient.MAX_BATCH_ROWS) {
+                long next = approximateBytes(rowOf.apply(items.get(to)));
+                if (to > from && bytes + next > MAX_WRITE_BYTES) {
+                    break;
+                }
+                bytes += next;
                 to++;
             }
             outcomes.addAll(write.apply(items.subList(from, to)));
@@ -238,13 +238,14 @@ public final class TunnelMeta {
     }
 
     /**
-     * Writes the catch-up reports of many tunnels in shared requests: each replaces its tunnel's
-     * report row where the row holds a report of the same holder (the one conditional write of
-     * {@link #reportProgress} in the common case). Not fenced: the caller checks the leases first.
+     * Writes the catch-up reports of many tunnels in shared requests, as {@link #reportProgress}
+     * writes one: each replaces its tunnel's report row where the row holds a report of the same
+     * holder, and the reports whose row does not exist yet (a first report) then create it. Not
+     * fenced: the caller checks the leases first.
      *
-     * @return per report, in order, whether it was written; a report that was not (its row is
-     *     missing, holds an earlier run's report, or changed meanwhile) goes through {@link
-     *     #reportProgress} of its tunnel
+     * @return per report, in order, whether it was written; one that was not (its row holds an
+     *     earlier run's report, or changed meanwhile) goes through {@link #reportProgress} of its
+     *     tunnel
      */
     public static List<Boolean> reportAll(
             MetaTableClient client, List<Map.Entry<TunnelMeta, ConsumerProgress>> reports) {
@@ -257,24 +258,23 @@ public final class TunnelMeta {
                             MetaRowFormat.COL_LEASE_HOLDER,
                             MetaValue.text(progress.holder())));
         }
-        return inBatches(replaces, MetaTableClient.ConditionalReplace::row, client::replaceAllIf);
-    }
-
-    /**
-     * Writes the first catch-up reports of many tunnels, whose report rows do not exist yet, in
-     * shared put-if-absent requests. Not fenced: the caller checks the leases first.
-     *
-     * @return per report, in order, whether it was written; false where a row exists (an earlier
-     *     run's report: {@link #reportProgress} of its tunnel replaces it)
-     */
-    public static List<Boolean> createReports(
-            MetaTableClient client, List<Map.Entry<TunnelMeta, ConsumerProgress>> reports) {
-        List<MetaRow> rows = new ArrayList<>(reports.size());
-        for (Map.Entry<TunnelMeta, ConsumerProgress> report : reports) {
-            rows.add(MetaRowFormat.progressRow(report.getKey().tunnelId(), report.getValue()));
+        List<Boolean> written =
+                new ArrayList<>(
+                        inBatches(
+                                replaces,
+                                MetaTableClient.ConditionalReplace::row,
+                                client::replaceAllIf));
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < written.size(); i++) {
+            if (!written.get(i)) {
+                missing.add(i);
+            }
         }
-        List<Boolean> written = new ArrayList<>(rows.size());
-        putAll(client, rows).forEach(o -> written.add(o == PutOutcome.WRITTEN));
+        List<PutOutcome> created =
+                putAll(client, missing.stream().map(i -> replaces.get(i).row()).toList());
+        for (int m = 0; m < missing.size(); m++) {
+            written.set(missing.get(m), created.get(m) == PutOutcome.WRITTEN);
+        }
         return written;
     }
 

@@ -46,6 +46,19 @@ public record RowWrite(
         this(type, primaryKey, cells, condition, returnPrimaryKey, List.of(), List.of());
     }
 
+    /**
+     * The write's cells with its increments as PUT cells of the amount: what the limits on names
+     * and sizes, and the check against key column names, count.
+     */
+    static List<RecordColumn> withIncrements(List<RecordColumn> cells, List<Column> increments) {
+        if (increments.isEmpty()) {
+            return cells;
+        }
+        List<RecordColumn> all = new java.util.ArrayList<>(cells);
+        increments.forEach(c -> all.add(new RecordColumn(c, RecordColumn.ColumnType.PUT)));
+        return all;
+    }
+
     /** This write with {@code key} (the key its auto-increment column was given). */
     RowWrite withKey(PrimaryKey key) {
         return new RowWrite(

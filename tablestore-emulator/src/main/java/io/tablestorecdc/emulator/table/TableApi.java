@@ -243,7 +243,7 @@ public final class TableApi implements ActionHandler {
                 recordType = StreamRecord.RecordType.DELETE;
         }
         Limits.primaryKey(key, true);
-        Limits.cells(withIncrements(cells, increments));
+        Limits.cells(RowWrite.withIncrements(cells, increments));
         boolean returnPk = returnContent.getReturnType() == OtsInternalApi.ReturnType.RT_PK;
         List<String> returnColumns = returnColumns(returnContent, increments);
         return new RowWrite(
@@ -254,17 +254,6 @@ public final class TableApi implements ActionHandler {
                 returnPk,
                 increments,
                 returnColumns);
-    }
-
-    /** A row change's cells with its increments, as the limits on names and sizes count them. */
-    private static List<RecordColumn> withIncrements(
-            List<RecordColumn> cells, List<Column> increments) {
-        if (increments.isEmpty()) {
-            return cells;
-        }
-        List<RecordColumn> all = new java.util.ArrayList<>(cells);
-        increments.forEach(c -> all.add(new RecordColumn(c, RecordColumn.ColumnType.PUT)));
-        return all;
     }
 
     /**
@@ -520,7 +509,7 @@ public final class TableApi implements ActionHandler {
                     break;
                 case UPDATE:
                     cells =
-                            withIncrements(
+                            RowWrite.withIncrements(
                                     PlainBufferCodec.updateCells(pb),
                                     PlainBufferCodec.increments(pb));
                     break;

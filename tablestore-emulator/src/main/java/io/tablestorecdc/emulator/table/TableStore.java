@@ -256,9 +256,13 @@ public final class TableStore implements TableAccess {
 
     /** The server time of a new commit: microseconds, strictly increasing across all tables. */
     private long nextCommitMicros() {
+        long now = nowMicros();
+        return lastCommitMicros.updateAndGet(prev -> Math.max(prev + 1, now));
+    }
+
+    private static long nowMicros() {
         Instant now = Instant.now();
-        long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-        return lastCommitMicros.updateAndGet(prev -> Math.max(prev + 1, nowMicros));
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     }
 
     /**
@@ -276,16 +280,13 @@ public final class TableStore implements TableAccess {
                 request.primaryKey(),
                 false,
                 request.type() != StreamRecord.RecordType.DELETE);
-        validateCells(meta, request.cells());
-        validateIncrements(meta, request.increments());
-        RowWrite write;
-        List<RecordColumn> stamped;
+        validateCells(meta, RowWrite.withIncrements(request.cells(), request.increments()));
         table.lock.writeLock().lock();
         try {
             if (table.deleted) {
                 throw EmulatorError.objectNotExist(NO_SUCH_TABLE);
             }
-            write =
+            RowWrite write =
                     hasAutoIncrementPlaceholder(request.primaryKey())
                             ? request.withKey(filled(table, request.primaryKey()))
                             : request;
@@ -294,26 +295,30 @@ public final class TableStore implements TableAccess {
                 throw new EmulatorError(CONDITION_CHECK_FAIL, 403, "Condition check failed.");
             }
             long micros = nextCommitMicros();
-            stamped = new ArrayList<>(stamp(write.cells(), micros / 1000));
+            List<RecordColumn> stamped = new ArrayList<>(stamp(write.cells(), micros / 1000));
             stamped.addAll(incremented(current, write.increments(), micros / 1000));
             RowChange change =
                     new RowChange(tableName, write.primaryKey(), write.type(), stamped, micros);
-            List<RecordColumn> journaled = stamped;
             journal(
                     j ->
                             j.appendWritten(
                                     tableName,
                                     change.type(),
                                     change.primaryKey(),
-                                    journaled,
+                                    change.columns(),
                                     micros));
             commit(table, change);
+            return answer(write, change.columns());
         } finally {
             table.lock.writeLock().unlock();
         }
+    }
+
+    /** What a write returns: its key with the named new values, its key alone, or nothing. */
+    private static Optional<Row> answer(RowWrite write, List<RecordColumn> written) {
         if (!write.returnColumns().isEmpty()) {
             List<Column> values = new ArrayList<>();
-            for (RecordColumn cell : stamped) {
+            for (RecordColumn cell : written) {
                 if (write.returnColumns().contains(cell.getColumn().getName())) {
                     values.add(cell.getColumn());
                 }
@@ -342,9 +347,7 @@ public final class TableStore implements TableAccess {
      * table's write lock.
      */
     private static PrimaryKey filled(Table table, PrimaryKey key) {
-        Instant now = Instant.now();
-        long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-        long value = Math.max(table.lastAutoIncrement + 1, nowMicros);
+        long value = Math.max(table.lastAutoIncrement + 1, nowMicros());
         table.lastAutoIncrement = value;
         List<PrimaryKeyColumn> columns = new ArrayList<>();
         for (PrimaryKeyColumn column : key.getPrimaryKeyColumns()) {
@@ -828,15 +831,6 @@ public final class TableStore implements TableAccess {
 
     private static String wireType(PrimaryKeyType type) {
         return type == PrimaryKeyType.BINARY ? "VT_BLOB" : "VT_" + type.name();
-    }
-
-    private static void validateIncrements(TableMeta meta, List<Column> increments)
-            throws EmulatorError {
-        List<RecordColumn> named = new ArrayList<>(increments.size());
-        for (Column c : increments) {
-            named.add(new RecordColumn(c, RecordColumn.ColumnType.PUT));
-        }
-        validateCells(meta, named);
     }
 
     private static void validateCells(TableMeta meta, List<RecordColumn> cells)
