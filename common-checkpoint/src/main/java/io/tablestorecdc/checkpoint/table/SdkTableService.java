@@ -5,6 +5,8 @@ import com.alicloud.openservices.tablestore.ClientException;
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.SyncClientInterface;
 import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.core.ResourceManager;
+import com.alicloud.openservices.tablestore.core.auth.CredentialsProvider;
 import com.alicloud.openservices.tablestore.model.BatchGetRowRequest;
 import com.alicloud.openservices.tablestore.model.BatchGetRowResponse;
 import com.alicloud.openservices.tablestore.model.ComputeSplitsBySizeRequest;
@@ -28,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@link TableService} over the SDK's {@link SyncClient}: the only code that sends a data table's
@@ -40,20 +43,49 @@ public final class SdkTableService implements TableService {
     private static final long BYTES_PER_100_MB = 100L * 1024 * 1024;
 
     private final SyncClientInterface client;
+    private final Function<GetRangeRequest, GetRangeResponse> ranges;
     private final String tableName;
     private volatile Described described;
 
     SdkTableService(SyncClientInterface client, String tableName) {
+        this(client, client::getRange, tableName);
+    }
+
+    private SdkTableService(
+            SyncClientInterface client,
+            Function<GetRangeRequest, GetRangeResponse> ranges,
+            String tableName) {
         this.client = Objects.requireNonNull(client, "client");
+        this.ranges = Objects.requireNonNull(ranges, "ranges");
         this.tableName = Objects.requireNonNull(tableName, "tableName");
     }
 
-    /** A service for table {@code tableName} on the instance {@code endpoint} names. */
+    /**
+     * A service for table {@code tableName} on the instance {@code endpoint} names. Its GetRange
+     * pages are decoded by {@link RawGetRange}, on the client's own connections and threads.
+     */
     public static SdkTableService connect(TablestoreEndpoint endpoint, String tableName) {
         if (tableName == null || tableName.isBlank()) {
             throw new IllegalArgumentException("Set the table name ('table.name')");
         }
-        return new SdkTableService(client(endpoint), tableName);
+        ClientConfiguration config = new ClientConfiguration();
+        CredentialsProvider credentials = SdkCredentials.open(endpoint.credentials());
+        ResourceManager resources = new ResourceManager(config);
+        SyncClient client =
+                new SyncClient(
+                        endpoint.endpoint(),
+                        credentials,
+                        endpoint.instanceName(),
+                        config,
+                        resources);
+        RawGetRange raw =
+                new RawGetRange(
+                        endpoint.endpoint(),
+                        endpoint.instanceName(),
+                        resources.getResources(),
+                        credentials,
+                        config);
+        return new SdkTableService(client, raw::getRange, tableName);
     }
 
     private static SyncClient client(TablestoreEndpoint endpoint) {
@@ -178,7 +210,7 @@ public final class SdkTableService implements TableService {
         criteria.setMaxVersions(1);
         criteria.setLimit(limit);
         columns.forEach(criteria::addColumnsToGet);
-        GetRangeResponse response = client.getRange(new GetRangeRequest(criteria));
+        GetRangeResponse response = ranges.apply(new GetRangeRequest(criteria));
         return new RangePage(
                 response.getRows(), Optional.ofNullable(response.getNextStartPrimaryKey()));
     }

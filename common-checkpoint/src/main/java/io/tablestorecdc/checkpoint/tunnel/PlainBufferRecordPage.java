@@ -31,9 +31,9 @@ final class PlainBufferRecordPage implements RecordPage {
     private final PlainBufferRow row = new PlainBufferRow();
     private final PlainBufferRow before = new PlainBufferRow();
     private final BufferCell cell = new BufferCell();
-    private final Names keyNames = new Names();
-    private final Names names = new Names();
-    private final Names beforeNames = new Names();
+    private final BufferNames keyNames = new BufferNames();
+    private final BufferNames names = new BufferNames();
+    private final BufferNames beforeNames = new BufferNames();
     private byte[] rowBytes = new byte[256];
     private byte[] beforeBytes = new byte[0];
     private int parsed = -1;
@@ -167,33 +167,6 @@ final class PlainBufferRecordPage implements RecordPage {
     @Override
     public String toString() {
         return "PlainBufferRecordPage[" + records.size() + " records]";
-    }
-
-    /**
-     * The column names of a page, one string per name: a name is compared, as bytes, with the one
-     * last seen at its position, and decoded only when it differs (see {@link ColumnNames}).
-     */
-    private static final class Names {
-        private final ColumnNames shared = new ColumnNames();
-        private String[] strings = new String[8];
-        private byte[][] bytes = new byte[8][];
-
-        String of(int position, PlainBufferRow row, int i) {
-            if (position >= strings.length) {
-                strings = Arrays.copyOf(strings, Math.max(position + 1, strings.length * 2));
-                bytes = Arrays.copyOf(bytes, strings.length);
-            }
-            int from = row.nameOffset[i];
-            int to = from + row.nameLength[i];
-            byte[] known = bytes[position];
-            if (known != null && Arrays.equals(known, 0, known.length, row.buf, from, to)) {
-                return strings[position];
-            }
-            byte[] name = Arrays.copyOfRange(row.buf, from, to);
-            bytes[position] = name;
-            strings[position] = shared.of(new String(name, StandardCharsets.UTF_8));
-            return strings[position];
-        }
     }
 
     /** A value of a parsed row, read where it lies. Reused from cell to cell. */

@@ -114,9 +114,36 @@ final class PlainBufferRow {
      * before-image, no key cells).
      */
     void parse(byte[] bytes, int length, boolean withPrimaryKey) throws Malformed {
+        begin(bytes, length);
+        readRow(withPrimaryKey);
+        if (pos != end) {
+            throw new Malformed("more than one row in a record");
+        }
+    }
+
+    /**
+     * Starts reading {@code length} bytes of {@code bytes} as rows with one header, as a GetRange
+     * response's rows or its next start key come; {@link #nextRow()} then reads them in turn.
+     */
+    void begin(byte[] bytes, int length) throws Malformed {
         buf = bytes;
         pos = 0;
         end = length;
+        if (int32() != HEADER) {
+            throw new Malformed("invalid PlainBuffer header");
+        }
+    }
+
+    /** Reads the next row after {@link #begin}, which must have a primary key; false at the end. */
+    boolean nextRow() throws Malformed {
+        if (pos == end) {
+            return false;
+        }
+        readRow(true);
+        return true;
+    }
+
+    private void readRow(boolean withPrimaryKey) throws Malformed {
         keyCount = 0;
         cellCount = 0;
         deleteMarker = false;
@@ -124,9 +151,6 @@ final class PlainBufferRow {
         epoch = 0;
         sequenceTimestamp = 0;
         rowIndex = 0;
-        if (int32() != HEADER) {
-            throw new Malformed("invalid PlainBuffer header");
-        }
         readTag();
         if (tag == TAG_ROW_PK) {
             readTag();
@@ -168,9 +192,6 @@ final class PlainBufferRow {
         byte checksum = rawByte();
         if (checksum != rowChecksum()) {
             throw new Malformed("the row checksum does not match");
-        }
-        if (pos != end) {
-            throw new Malformed("more than one row in a record");
         }
     }
 

@@ -29,6 +29,7 @@ import java.util.Set;
  * @param sinkRows rows each writer writes per round of the sink part
  * @param lookupKeys rows of the lookup part's dimension table
  * @param lookupProbes lookups per round and variant of the lookup part
+ * @param scanRows rows of the scan part's table, read whole by each reader per round
  * @param changelogKeys keys of the changelog part's table
  * @param changelogUpdates partial updates per key of the changelog part
  * @param tables tables of the tables part's source of many tables
@@ -53,6 +54,7 @@ record BenchSettings(
         int sinkRows,
         int lookupKeys,
         int lookupProbes,
+        int scanRows,
         int changelogKeys,
         int changelogUpdates,
         int tables,
@@ -69,6 +71,7 @@ record BenchSettings(
                     "memory",
                     "sink",
                     "lookup",
+                    "scan",
                     "changelog",
                     "tables");
 
@@ -98,6 +101,7 @@ record BenchSettings(
                     Map.entry("sinkRows", "100000"),
                     Map.entry("lookupKeys", "10000"),
                     Map.entry("lookupProbes", "100000"),
+                    Map.entry("scanRows", "200000"),
                     Map.entry("changelogKeys", "20000"),
                     Map.entry("changelogUpdates", "4"),
                     Map.entry("tables", "100"),
@@ -149,6 +153,7 @@ record BenchSettings(
                 Integer.parseInt(v.get("sinkRows")),
                 Integer.parseInt(v.get("lookupKeys")),
                 Integer.parseInt(v.get("lookupProbes")),
+                Integer.parseInt(v.get("scanRows")),
                 Integer.parseInt(v.get("changelogKeys")),
                 Integer.parseInt(v.get("changelogUpdates")),
                 Integer.parseInt(v.get("tables")),

@@ -94,6 +94,9 @@ public final class ThroughputBenchmark {
         if (settings.runs("lookup")) {
             new LookupPart(this).run();
         }
+        if (settings.runs("scan")) {
+            new ScanPart(this).run();
+        }
         if (settings.runs("changelog")) {
             new ChangelogPart(this).run();
         }

@@ -1,10 +1,11 @@
 package io.tablestorecdc.spark.read;
 
 import com.alicloud.openservices.tablestore.model.Column;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
+import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
 import io.tablestorecdc.checkpoint.model.CellText;
 import io.tablestorecdc.checkpoint.model.CellValue;
+import io.tablestorecdc.checkpoint.table.RowFields;
 import io.tablestorecdc.checkpoint.table.TableCells;
 import io.tablestorecdc.spark.CellRules;
 import io.tablestorecdc.spark.OutputSchema;
@@ -36,6 +37,7 @@ final class TableRowConverter implements Serializable {
     private final DataType[] types;
     private final boolean[] key;
     private final boolean[] valuesMap;
+    private final RowFields fields;
 
     TableRowConverter(StructType schema, Set<String> primaryKey, String tableName) {
         StructField[] fields = schema.fields();
@@ -50,6 +52,7 @@ final class TableRowConverter implements Serializable {
             key[i] = primaryKey.contains(names[i]);
             valuesMap[i] = !key[i] && names[i].equals(OutputSchema.VALUES);
         }
+        this.fields = new RowFields(List.of(names));
     }
 
     /**
@@ -71,23 +74,25 @@ final class TableRowConverter implements Serializable {
     }
 
     InternalRow convert(Row row) {
+        Object[] cells = fields.cells(row);
         Object[] values = new Object[names.length];
         for (int i = 0; i < names.length; i++) {
-            if (key[i]) {
-                PrimaryKeyColumn column = row.getPrimaryKey().getPrimaryKeyColumn(names[i]);
-                values[i] = as(row, names[i], TableCells.of(column.getValue()), types[i]);
-            } else if (valuesMap[i]) {
+            if (valuesMap[i]) {
                 values[i] = valuesMap(row);
-            } else {
-                Column column = row.getLatestColumn(names[i]);
+            } else if (key[i]) {
                 values[i] =
-                        column == null
-                                ? null
-                                : as(
+                        cells[i] instanceof PrimaryKeyValue value
+                                ? as(row, names[i], TableCells.of(value), types[i])
+                                : null;
+            } else {
+                values[i] =
+                        cells[i] instanceof Column column
+                                ? as(
                                         row,
                                         names[i],
                                         TableCells.of(names[i], column.getValue()),
-                                        types[i]);
+                                        types[i])
+                                : null;
             }
         }
         return new GenericInternalRow(values);

@@ -2,14 +2,12 @@ package io.tablestorecdc.flink.table.tablestore;
 
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
-import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.Row;
+import io.tablestorecdc.checkpoint.table.RowFields;
 import io.tablestorecdc.flink.scan.TableRowConverter;
 import io.tablestorecdc.flink.source.deserializer.CellTypes;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -29,12 +27,14 @@ final class RowConverter implements TableRowConverter {
     private static final long serialVersionUID = 1L;
 
     private final RowType rowType;
+    private final RowFields fields;
 
     RowConverter(RowType rowType) {
         for (RowType.RowField field : rowType.getFields()) {
             CellTypes.requireSupported(field);
         }
         this.rowType = rowType;
+        this.fields = new RowFields(rowType.getFieldNames());
     }
 
     @Override
@@ -43,18 +43,19 @@ final class RowConverter implements TableRowConverter {
     }
 
     RowData toRowData(Row row) {
-        Map<String, Object> values = new HashMap<>();
-        for (PrimaryKeyColumn column : row.getPrimaryKey().getPrimaryKeyColumns()) {
-            values.put(column.getName(), primaryKeyValue(column.getValue()));
-        }
-        for (Column column : row.getColumns()) {
-            values.putIfAbsent(column.getName(), columnValue(column.getValue()));
-        }
-        List<RowType.RowField> fields = rowType.getFields();
-        GenericRowData out = new GenericRowData(fields.size());
-        for (int i = 0; i < fields.size(); i++) {
-            Object value = values.get(fields.get(i).getName());
-            out.setField(i, value == null ? null : convert(fields.get(i), value, row));
+        Object[] cells = fields.cells(row);
+        List<RowType.RowField> declared = rowType.getFields();
+        GenericRowData out = new GenericRowData(cells.length);
+        for (int i = 0; i < cells.length; i++) {
+            Object value;
+            if (cells[i] instanceof PrimaryKeyValue key) {
+                value = primaryKeyValue(key);
+            } else if (cells[i] instanceof Column column) {
+                value = columnValue(column.getValue());
+            } else {
+                continue;
+            }
+            out.setField(i, convert(declared.get(i), value, row));
         }
         return out;
     }
@@ -94,7 +95,7 @@ final class RowConverter implements TableRowConverter {
     private static Object primaryKeyValue(PrimaryKeyValue value) {
         switch (value.getType()) {
             case STRING:
-                return value.asString();
+                return StringData.fromBytes(value.asStringInBytes());
             case INTEGER:
                 return value.asLong();
             default:
@@ -105,7 +106,7 @@ final class RowConverter implements TableRowConverter {
     private static Object columnValue(ColumnValue value) {
         switch (value.getType()) {
             case STRING:
-                return value.asString();
+                return StringData.fromBytes(value.asStringInBytes());
             case INTEGER:
                 return value.asLong();
             case DOUBLE:
@@ -122,6 +123,9 @@ final class RowConverter implements TableRowConverter {
         switch (root) {
             case CHAR:
             case VARCHAR:
+                if (value instanceof StringData) {
+                    return value; // a cell's UTF-8 bytes, as read
+                }
                 return value instanceof String s ? StringData.fromString(s) : mismatch(field, row);
             case BIGINT:
                 return value instanceof Long ? value : mismatch(field, row);
