@@ -33,6 +33,14 @@ public final class RowFields implements Serializable {
     private final boolean repeats;
 
     /**
+     * Per column position of a row, the name last seen there and its field: rows of one response
+     * share their name instances (see {@code PlainBufferRows}), so an identity check finds the
+     * field without hashing. One immutable pair per slot, so that threads sharing this (lookups)
+     * never see a name with another name's field.
+     */
+    private transient Seen[] seen;
+
+    /**
      * @param names the fields' column names, in the engine row's order; a name may be absent from
      *     every row (its cell stays null), or named twice (both get the cell)
      */
@@ -49,6 +57,8 @@ public final class RowFields implements Serializable {
         this.repeats = repeated;
     }
 
+    private record Seen(String name, Integer field) {}
+
     /**
      * The row's cells, one per field in order: a {@link PrimaryKeyValue} for a primary-key column,
      * the newest {@link Column} for an attribute column, null where the row holds no such column. A
@@ -56,8 +66,19 @@ public final class RowFields implements Serializable {
      */
     public Object[] cells(Row row) {
         Object[] cells = new Object[size];
-        for (Column column : row.getColumns()) {
-            Integer at = positions.get(column.getName());
+        Column[] columns = row.getColumns();
+        Seen[] known = seen(columns.length);
+        for (int c = 0; c < columns.length; c++) {
+            Column column = columns[c];
+            String name = column.getName();
+            Seen last = known[c];
+            Integer at;
+            if (last != null && last.name() == name) {
+                at = last.field();
+            } else {
+                at = positions.get(name);
+                known[c] = new Seen(name, at);
+            }
             if (at != null && cells[at] == null) {
                 cells[at] = column;
             }
@@ -76,6 +97,15 @@ public final class RowFields implements Serializable {
             }
         }
         return cells;
+    }
+
+    private Seen[] seen(int columns) {
+        Seen[] known = seen;
+        if (known == null || known.length < columns) {
+            known = new Seen[Math.max(columns, 8)];
+            seen = known;
+        }
+        return known;
     }
 
     /** The number of fields. */

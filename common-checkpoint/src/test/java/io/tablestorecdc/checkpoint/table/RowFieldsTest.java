@@ -59,6 +59,40 @@ class RowFieldsTest {
     }
 
     @Test
+    void rowsWithOtherColumnsAtAPositionFindTheirOwnFields() {
+        RowFields fields = new RowFields(List.of("a", "b", "z"));
+        Row first = row(new Column("a", ColumnValue.fromLong(1), 1));
+        Row second = row(new Column("b", ColumnValue.fromLong(2), 1));
+        Row third = row(new Column("x", ColumnValue.fromLong(3), 1), column("z"));
+
+        for (int round = 0; round < 3; round++) {
+            assertThat(values(fields.cells(first))).containsExactly(1L, null, null);
+            assertThat(values(fields.cells(second))).containsExactly(null, 2L, null);
+            assertThat(values(fields.cells(third))).containsExactly(null, null, 9L);
+        }
+    }
+
+    private static Row row(Column... columns) {
+        return new Row(
+                PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                        .addPrimaryKeyColumn("pk", PrimaryKeyValue.fromString("k"))
+                        .build(),
+                columns);
+    }
+
+    private static Column column(String name) {
+        return new Column(new String(name.toCharArray()), ColumnValue.fromLong(9), 1);
+    }
+
+    private static List<Object> values(Object[] cells) {
+        List<Object> out = new java.util.ArrayList<>();
+        for (Object cell : cells) {
+            out.add(cell == null ? null : ((Column) cell).getValue().asLong());
+        }
+        return out;
+    }
+
+    @Test
     void aNameGivenTwiceFillsBothFields() {
         Object[] cells = new RowFields(List.of("pk", "a", "pk", "a")).cells(ROW);
 
