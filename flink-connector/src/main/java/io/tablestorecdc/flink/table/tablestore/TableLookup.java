@@ -18,6 +18,7 @@ import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -66,7 +67,8 @@ final class TableLookup implements Serializable {
     void open(MetricGroup metrics) {
         service = SdkTableService.connect(settings.tablestoreEndpoint(), settings.tableName());
         reader = new TableReader(service, maxRetries);
-        requests = metrics.counter(LOOKUP_REQUESTS);
+        // Lookups run on several threads at once (the async function's readers).
+        requests = metrics.counter(LOOKUP_REQUESTS, new ThreadSafeSimpleCounter());
     }
 
     void close() {
