@@ -2,6 +2,7 @@ package io.tablestorecdc.checkpoint.table;
 
 import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.ClientException;
+import com.alicloud.openservices.tablestore.TableStoreCallback;
 import com.alicloud.openservices.tablestore.core.AsyncGetRangeCompletion;
 import com.alicloud.openservices.tablestore.core.CallbackImpledFuture;
 import com.alicloud.openservices.tablestore.core.ClientResources;
@@ -23,6 +24,7 @@ import com.aliyun.ots.thirdparty.org.apache.http.concurrent.FutureCallback;
 import io.tablestorecdc.checkpoint.tunnel.PlainBufferRows;
 import java.util.ArrayList;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +60,46 @@ final class RawGetRange {
 
     /** One GetRange, as {@code SyncClient#getRange} answers it, or its exception. */
     GetRangeResponse getRange(GetRangeRequest request) {
+        CallbackImpledFuture<GetRangeRequest, GetRangeResponse> result =
+                new CallbackImpledFuture<>();
+        send(request, result);
+        try {
+            return result.get(
+                    config.getSyncClientWaitFutureTimeoutInMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClientException("The thread was interrupted: " + e.getMessage());
+        } catch (ExecutionException e) {
+            throw new ClientException("The thread was aborted", e);
+        } catch (TimeoutException e) {
+            throw new ClientException("Wait future timeout", e);
+        }
+    }
+
+    /**
+     * One GetRange, answered on the client's callback thread: the response, or the exception {@link
+     * #getRange} would throw (the SDK's own, with its retries done).
+     */
+    CompletableFuture<GetRangeResponse> getRangeAsync(GetRangeRequest request) {
+        CompletableFuture<GetRangeResponse> result = new CompletableFuture<>();
+        send(
+                request,
+                new TableStoreCallback<>() {
+                    @Override
+                    public void onCompleted(GetRangeRequest sent, GetRangeResponse response) {
+                        result.complete(response);
+                    }
+
+                    @Override
+                    public void onFailed(GetRangeRequest sent, Exception e) {
+                        result.completeExceptionally(e);
+                    }
+                });
+        return result;
+    }
+
+    private void send(
+            GetRangeRequest request, TableStoreCallback<GetRangeRequest, GetRangeResponse> done) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         TraceLogger tracer =
                 new TraceLogger(
@@ -73,21 +115,8 @@ final class RawGetRange {
                         resources.getCallbackExecutor(),
                         retry,
                         resources.getRetryExecutor());
-        CallbackImpledFuture<GetRangeRequest, GetRangeResponse> result =
-                new CallbackImpledFuture<>();
-        completion.watchBy(result);
+        completion.watchBy(done);
         launcher.fire(request, completion);
-        try {
-            return result.get(
-                    config.getSyncClientWaitFutureTimeoutInMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClientException("The thread was interrupted: " + e.getMessage());
-        } catch (ExecutionException e) {
-            throw new ClientException("The thread was aborted", e);
-        } catch (TimeoutException e) {
-            throw new ClientException("Wait future timeout", e);
-        }
     }
 
     private final class Launcher extends OperationLauncher<GetRangeRequest, GetRangeResponse> {

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
@@ -44,19 +45,25 @@ public final class SdkTableService implements TableService {
 
     private final SyncClientInterface client;
     private final Function<GetRangeRequest, GetRangeResponse> ranges;
+
+    /** GetRange answered later, or null to send it on the calling thread. */
+    private final Function<GetRangeRequest, CompletableFuture<GetRangeResponse>> asyncRanges;
+
     private final String tableName;
     private volatile Described described;
 
     SdkTableService(SyncClientInterface client, String tableName) {
-        this(client, client::getRange, tableName);
+        this(client, client::getRange, null, tableName);
     }
 
     private SdkTableService(
             SyncClientInterface client,
             Function<GetRangeRequest, GetRangeResponse> ranges,
+            Function<GetRangeRequest, CompletableFuture<GetRangeResponse>> asyncRanges,
             String tableName) {
         this.client = Objects.requireNonNull(client, "client");
         this.ranges = Objects.requireNonNull(ranges, "ranges");
+        this.asyncRanges = asyncRanges;
         this.tableName = Objects.requireNonNull(tableName, "tableName");
     }
 
@@ -85,7 +92,7 @@ public final class SdkTableService implements TableService {
                         resources.getResources(),
                         credentials,
                         config);
-        return new SdkTableService(client, raw::getRange, tableName);
+        return new SdkTableService(client, raw::getRange, raw::getRangeAsync, tableName);
     }
 
     private static SyncClient client(TablestoreEndpoint endpoint) {
@@ -203,6 +210,21 @@ public final class SdkTableService implements TableService {
 
     @Override
     public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
+        return page(ranges.apply(rangeRequest(range, columns, limit)));
+    }
+
+    @Override
+    public CompletableFuture<RangePage> getRangeAsync(
+            KeyRange range, Set<String> columns, int limit) {
+        if (asyncRanges == null) {
+            return TableService.super.getRangeAsync(range, columns, limit);
+        }
+        return asyncRanges
+                .apply(rangeRequest(range, columns, limit))
+                .thenApply(SdkTableService::page);
+    }
+
+    private GetRangeRequest rangeRequest(KeyRange range, Set<String> columns, int limit) {
         RangeRowQueryCriteria criteria = new RangeRowQueryCriteria(tableName);
         criteria.setInclusiveStartPrimaryKey(range.inclusiveStart());
         criteria.setExclusiveEndPrimaryKey(range.exclusiveEnd());
@@ -210,7 +232,10 @@ public final class SdkTableService implements TableService {
         criteria.setMaxVersions(1);
         criteria.setLimit(limit);
         columns.forEach(criteria::addColumnsToGet);
-        GetRangeResponse response = ranges.apply(new GetRangeRequest(criteria));
+        return new GetRangeRequest(criteria);
+    }
+
+    private static RangePage page(GetRangeResponse response) {
         return new RangePage(
                 response.getRows(), Optional.ofNullable(response.getNextStartPrimaryKey()));
     }

@@ -18,6 +18,8 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Reads rows of one table for lookups and bounded scans, over a {@link TableService}: full keys in
@@ -198,7 +200,9 @@ public final class TableReader {
 
     /**
      * The first {@code maxRows} rows of {@code range} in key order, read as {@link #rows(KeyRange,
-     * Set)} reads them; no page asks for more rows than are still wanted.
+     * Set)} reads them; no page asks for more rows than are still wanted. While the caller works
+     * through one page, the next is already asked for ({@link TableService#getRangeAsync}): at most
+     * two pages are held at once.
      */
     public Iterator<Row> rows(KeyRange range, Set<String> columns, long maxRows) {
         Objects.requireNonNull(range, "range");
@@ -209,19 +213,30 @@ public final class TableReader {
         return new Iterator<>() {
             private Iterator<Row> page = Collections.emptyIterator();
             private Optional<PrimaryKey> next = Optional.of(range.inclusiveStart());
+            private CompletableFuture<RangePage> ahead;
             private long left = maxRows;
 
             @Override
             public boolean hasNext() {
-                while (left > 0 && !page.hasNext() && next.isPresent()) {
-                    int limit = (int) Math.min(PAGE_ROWS, left);
-                    RangePage read =
-                            service.getRange(
-                                    new KeyRange(next.get(), range.exclusiveEnd()), wanted, limit);
+                while (left > 0 && !page.hasNext() && (ahead != null || next.isPresent())) {
+                    RangePage read = answer(ahead != null ? ahead : ask(left));
+                    ahead = null;
                     page = read.rows().iterator();
                     next = read.nextStart();
+                    long after = left - read.rows().size();
+                    if (after > 0 && next.isPresent()) {
+                        ahead = ask(after);
+                    }
                 }
                 return left > 0 && page.hasNext();
+            }
+
+            /** Asks for the page from {@code next} on, of at most {@code wantedRows} rows. */
+            private CompletableFuture<RangePage> ask(long wantedRows) {
+                return service.getRangeAsync(
+                        new KeyRange(next.get(), range.exclusiveEnd()),
+                        wanted,
+                        (int) Math.min(PAGE_ROWS, wantedRows));
             }
 
             @Override
@@ -233,6 +248,22 @@ public final class TableReader {
                 return page.next();
             }
         };
+    }
+
+    /** The page, or the exception the service's request failed with, as it was thrown. */
+    private static RangePage answer(CompletableFuture<RangePage> page) {
+        try {
+            return page.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            page.cancel(false);
+            throw new IllegalStateException("Interrupted while reading a GetRange page", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw new IllegalStateException("A GetRange page failed: " + e.getCause(), e);
+        }
     }
 
     /** The range of the whole table: INF_MIN to INF_MAX in every primary-key column. */

@@ -5,6 +5,7 @@ import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import io.tablestorecdc.checkpoint.annotation.Internal;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The read requests of one data table, one service request per call. Implementations do no
@@ -35,6 +36,20 @@ public interface TableService extends AutoCloseable {
 
     /** One forward GetRange page of at most {@code limit} rows; {@code columns} as above. */
     RangePage getRange(KeyRange range, Set<String> columns, int limit);
+
+    /**
+     * {@link #getRange} sent now and answered later, so that a reader asks for its next page while
+     * it works through the current one; it fails with the exception {@link #getRange} would throw.
+     * The default sends it on the calling thread.
+     */
+    default CompletableFuture<RangePage> getRangeAsync(
+            KeyRange range, Set<String> columns, int limit) {
+        try {
+            return CompletableFuture.completedFuture(getRange(range, columns, limit));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /** ComputeSplitsBySize: ranges that cover the key space in order, about {@code bytes} each. */
     List<KeyRange> splits(long bytes);

@@ -209,6 +209,55 @@ class SdkTableServiceITCase {
         }
     }
 
+    /**
+     * A range of several pages read with the next page asked for ahead: every row once, in key
+     * order, and a row limit inside the last page still holds.
+     */
+    @Test
+    void aRangeOfSeveralPagesIsReadWholeWithTheNextPageAskedForAhead() {
+        String table = "paged";
+        TableMeta meta = new TableMeta(table);
+        meta.addPrimaryKeyColumn("k", PrimaryKeyType.INTEGER);
+        sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
+        int rows = 2 * TableReader.PAGE_ROWS + 17;
+        for (int first = 0; first < rows; first += 200) {
+            BatchWriteRowRequest batch = new BatchWriteRowRequest();
+            for (int i = first; i < Math.min(rows, first + 200); i++) {
+                RowPutChange put =
+                        new RowPutChange(
+                                table,
+                                PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                                        .addPrimaryKeyColumn("k", PrimaryKeyValue.fromLong(i))
+                                        .build());
+                put.addColumn(new Column("v", ColumnValue.fromLong(i)));
+                batch.addRowChange(put);
+            }
+            assertThat(sync.batchWriteRow(batch).isAllSucceed()).isTrue();
+        }
+
+        try (SdkTableService paged = SdkTableService.connect(endpoint(), table)) {
+            TableReader pagedReader = new TableReader(paged, 0);
+            List<Long> read = new ArrayList<>();
+            pagedReader
+                    .rows(pagedReader.wholeTable(), Set.of())
+                    .forEachRemaining(r -> read.add(r.getLatestColumn("v").getValue().asLong()));
+            List<Long> limited = new ArrayList<>();
+            pagedReader
+                    .rows(pagedReader.wholeTable(), Set.of(), TableReader.PAGE_ROWS + 3)
+                    .forEachRemaining(
+                            r ->
+                                    limited.add(
+                                            r.getPrimaryKey()
+                                                    .getPrimaryKeyColumn(0)
+                                                    .getValue()
+                                                    .asLong()));
+
+            assertThat(read).hasSize(rows);
+            assertThat(read).isSorted().doesNotHaveDuplicates();
+            assertThat(limited).hasSize(TableReader.PAGE_ROWS + 3).isSorted();
+        }
+    }
+
     private static TablestoreEndpoint endpoint() {
         return new TablestoreEndpoint(
                 emulator.endpoint(),

@@ -174,4 +174,75 @@ class TableReaderTest {
         assertThatThrownBy(() -> reader.rows(range, Set.of(), -1))
                 .hasMessage("maxRows must not be negative, got -1");
     }
+
+    @Test
+    void theNextPageIsAskedForWhileTheCurrentOneIsRead() {
+        IntStream.range(0, 7).forEach(i -> service.put("r", i, "v" + i));
+        KeyRange range = new KeyRange(key("r", 0), key("r", 7));
+
+        java.util.Iterator<Row> rows = reader.rows(range, Set.of());
+
+        assertThat(rows.next().getLatestColumn("v").getValue().asString()).isEqualTo("v0");
+        assertThat(service.ranges)
+                .as("the first page read, the second asked for")
+                .containsExactly(range, new KeyRange(key("r", 3), key("r", 7)));
+        List<String> values = new ArrayList<>();
+        rows.forEachRemaining(row -> values.add(row.getLatestColumn("v").getValue().asString()));
+        assertThat(values).containsExactly("v1", "v2", "v3", "v4", "v5", "v6");
+        assertThat(service.ranges).hasSize(3);
+    }
+
+    @Test
+    void aPageThatFailedFailsWhenTheReaderReachesIt() {
+        IntStream.range(0, 7).forEach(i -> service.put("r", i, "v" + i));
+        IllegalStateException failure = new IllegalStateException("OTSServerBusy");
+        TableService failingSecondPage =
+                new TableService() {
+                    @Override
+                    public String tableName() {
+                        return service.tableName();
+                    }
+
+                    @Override
+                    public List<com.alicloud.openservices.tablestore.model.PrimaryKeySchema>
+                            primaryKey() {
+                        return service.primaryKey();
+                    }
+
+                    @Override
+                    public Set<String> streamOriginColumns() {
+                        return Set.of();
+                    }
+
+                    @Override
+                    public List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns) {
+                        return service.batchGet(keys, columns);
+                    }
+
+                    @Override
+                    public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
+                        if (!service.ranges.isEmpty()) {
+                            throw failure;
+                        }
+                        return service.getRange(range, columns, limit);
+                    }
+
+                    @Override
+                    public List<KeyRange> splits(long bytes) {
+                        return service.splits(bytes);
+                    }
+
+                    @Override
+                    public void close() {}
+                };
+
+        java.util.Iterator<Row> rows =
+                new TableReader(failingSecondPage, 0)
+                        .rows(new KeyRange(key("r", 0), key("r", 7)), Set.of());
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(rows.next().getLatestColumn("v").getValue().asString()).isEqualTo("v" + i);
+        }
+        assertThatThrownBy(rows::hasNext).isSameAs(failure);
+    }
 }

@@ -101,7 +101,7 @@ record BenchSettings(
                     Map.entry("sinkRows", "100000"),
                     Map.entry("lookupKeys", "10000"),
                     Map.entry("lookupProbes", "100000"),
-                    Map.entry("scanRows", "200000"),
+                    Map.entry("scanRows", "600000"),
                     Map.entry("changelogKeys", "20000"),
                     Map.entry("changelogUpdates", "4"),
                     Map.entry("tables", "100"),

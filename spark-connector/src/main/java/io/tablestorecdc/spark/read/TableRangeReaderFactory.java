@@ -13,6 +13,7 @@ import io.tablestorecdc.checkpoint.table.TableService;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -95,7 +96,7 @@ final class TableRangeReaderFactory implements PartitionReaderFactory {
         }
     }
 
-    /** Counts the GetRange requests of one reader (one task thread). */
+    /** Counts the GetRange requests of one reader (asked for on its task thread). */
     private static final class CountingService implements TableService {
         private final TableService delegate;
         private long getRanges;
@@ -128,6 +129,13 @@ final class TableRangeReaderFactory implements PartitionReaderFactory {
         public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
             getRanges++;
             return delegate.getRange(range, columns, limit);
+        }
+
+        @Override
+        public CompletableFuture<RangePage> getRangeAsync(
+                KeyRange range, Set<String> columns, int limit) {
+            getRanges++;
+            return delegate.getRangeAsync(range, columns, limit);
         }
 
         @Override
