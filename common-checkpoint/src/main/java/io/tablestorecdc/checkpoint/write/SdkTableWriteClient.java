@@ -167,7 +167,7 @@ public final class SdkTableWriteClient implements TableWriteClient {
             CellValue v = column.value();
             PrimaryKeyValue value =
                     switch (v.type()) {
-                        case STRING -> PrimaryKeyValue.fromString(v.asString());
+                        case STRING -> PrimaryKeyValue.fromString(v.asString(), v.utf8());
                         case INTEGER -> PrimaryKeyValue.fromLong(v.asInteger());
                         case BINARY -> PrimaryKeyValue.fromBinary(v.asBinary());
                         default ->
@@ -188,7 +188,8 @@ public final class SdkTableWriteClient implements TableWriteClient {
 
     private static ColumnValue columnValue(CellValue v) {
         return switch (v.type()) {
-            case STRING -> ColumnValue.fromString(v.asString());
+                // With its UTF-8 bytes, which the SDK would otherwise encode again per request.
+            case STRING -> ColumnValue.fromString(v.asString(), v.utf8());
             case INTEGER -> ColumnValue.fromLong(v.asInteger());
             case DOUBLE -> ColumnValue.fromDouble(v.asDouble());
             case BOOLEAN -> ColumnValue.fromBoolean(v.asBoolean());
