@@ -1,9 +1,19 @@
 package io.tablestorecdc.spark;
 
+import com.alicloud.openservices.tablestore.model.PrimaryKey;
+import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
+import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
+import io.tablestorecdc.checkpoint.table.KeyRange;
+import io.tablestorecdc.checkpoint.table.RangePage;
+import io.tablestorecdc.checkpoint.table.RowResult;
+import io.tablestorecdc.checkpoint.table.SdkTableService;
+import io.tablestorecdc.checkpoint.table.TableService;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -16,7 +26,8 @@ import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 
 /**
  * The SDK clients that the partition readers of one JVM (an executor, or the driver in local mode)
- * share, per endpoint, instance and credentials.
+ * share, per endpoint, instance and credentials: the CDC source's, and the bounded read's table
+ * clients (a batch read runs one task per split).
  *
  * <p>Building and shutting down a {@code TunnelClient} and a {@code SyncClient} (each with its own
  * HTTP client and I/O threads) cost tens of milliseconds per task; a micro-batch runs one task per
@@ -24,7 +35,8 @@ import org.apache.spark.scheduler.SparkListenerApplicationEnd;
  * #IDLE_TIMEOUT} is closed by a daemon thread, and all are closed when the JVM stops. Nothing on
  * the driver knows of this cache: a JVM that has none opens its own.
  */
-final class ExecutorClients {
+@Internal
+public final class ExecutorClients {
 
     /** How long a client nobody borrows stays open. */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
@@ -33,6 +45,8 @@ final class ExecutorClients {
             new SharedClients<>("tunnel client", IDLE_TIMEOUT, System::nanoTime);
     private static final SharedClients<MetaTableKey, SdkMetaTableClient> META_TABLES =
             new SharedClients<>("meta table client", IDLE_TIMEOUT, System::nanoTime);
+    private static final SharedClients<TableKey, SdkTableService> TABLES =
+            new SharedClients<>("table client", IDLE_TIMEOUT, System::nanoTime);
 
     // Threads come and go with the tasks that read ahead (at most one page per task at a time).
     private static final ExecutorService READ_AHEAD =
@@ -61,7 +75,7 @@ final class ExecutorClients {
      * among other things), clients left open until their idle timeout would keep the JVM alive for
      * up to a minute after {@code main} returned.
      */
-    static void closeWhenApplicationEnds(SparkContext context) {
+    public static void closeWhenApplicationEnds(SparkContext context) {
         if (HOOKED_APPLICATIONS.add(context.applicationId())) {
             context.addSparkListener(
                     new SparkListener() {
@@ -86,6 +100,22 @@ final class ExecutorClients {
                 () -> SdkMetaTableClient.connect(endpoint, table));
     }
 
+    /**
+     * The read service of table {@code table} at {@code endpoint}, shared with the other tasks of
+     * this JVM; closing it returns it.
+     */
+    public static TableService table(TablestoreEndpoint endpoint, String table) {
+        return new BorrowedTable(
+                TABLES.borrow(
+                        new TableKey(ClientKey.of(endpoint), table),
+                        () -> SdkTableService.connect(endpoint, table)));
+    }
+
+    /** Table services cached now. */
+    static int cachedTables() {
+        return TABLES.size();
+    }
+
     /** Where tasks read their channel's next page while they convert the current one. */
     static Executor readAheadThreads() {
         return READ_AHEAD;
@@ -94,13 +124,64 @@ final class ExecutorClients {
     private static void closeIdle() {
         TUNNELS.closeIdle();
         META_TABLES.closeIdle();
+        TABLES.closeIdle();
     }
 
     private static void closeAll() {
         TUNNELS.closeAll();
         META_TABLES.closeAll();
+        TABLES.closeAll();
     }
 
     /** A meta table client is per instance, credentials and table. */
     record MetaTableKey(ClientKey client, String table) {}
+
+    /** So is a data table's read service. */
+    record TableKey(ClientKey client, String table) {}
+
+    /** A borrowed table service: every call goes to the shared one; closing returns it. */
+    private record BorrowedTable(SharedClients<TableKey, SdkTableService>.Lease lease)
+            implements TableService {
+
+        @Override
+        public String tableName() {
+            return lease.client().tableName();
+        }
+
+        @Override
+        public List<PrimaryKeySchema> primaryKey() {
+            return lease.client().primaryKey();
+        }
+
+        @Override
+        public Set<String> streamOriginColumns() {
+            return lease.client().streamOriginColumns();
+        }
+
+        @Override
+        public List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns) {
+            return lease.client().batchGet(keys, columns);
+        }
+
+        @Override
+        public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
+            return lease.client().getRange(range, columns, limit);
+        }
+
+        @Override
+        public CompletableFuture<RangePage> getRangeAsync(
+                KeyRange range, Set<String> columns, int limit) {
+            return lease.client().getRangeAsync(range, columns, limit);
+        }
+
+        @Override
+        public List<KeyRange> splits(long bytes) {
+            return lease.client().splits(bytes);
+        }
+
+        @Override
+        public void close() {
+            lease.close();
+        }
+    }
 }

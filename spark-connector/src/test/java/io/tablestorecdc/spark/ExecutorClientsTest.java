@@ -71,4 +71,27 @@ class ExecutorClientsTest {
             }
         }
     }
+
+    @Test
+    void readTasksOfOneTableShareItsServiceAndReturnItOnClose() {
+        int before = ExecutorClients.cachedTables();
+        try (var a = ExecutorClients.table(endpoint("s3cr3t-seven", null), "orders");
+                var b = ExecutorClients.table(endpoint("s3cr3t-seven", null), "orders")) {
+            assertThat(ExecutorClients.cachedTables()).isEqualTo(before + 1);
+            assertThat(a.tableName()).isEqualTo("orders");
+            try (var other = ExecutorClients.table(endpoint("s3cr3t-seven", null), "items");
+                    var otherSecret =
+                            ExecutorClients.table(endpoint("s3cr3t-eight", null), "orders")) {
+                assertThat(ExecutorClients.cachedTables()).isEqualTo(before + 3);
+                assertThat(otherSecret.toString()).doesNotContain("s3cr3t");
+            }
+            a.close();
+            a.close(); // returned once
+            assertThat(b.tableName()).isEqualTo("orders");
+        }
+        // Returned, not closed: the next task of this JVM borrows the same one.
+        try (var again = ExecutorClients.table(endpoint("s3cr3t-seven", null), "orders")) {
+            assertThat(ExecutorClients.cachedTables()).isEqualTo(before + 3);
+        }
+    }
 }

@@ -7,9 +7,9 @@ import io.tablestorecdc.checkpoint.settings.TableConnection;
 import io.tablestorecdc.checkpoint.table.KeyRange;
 import io.tablestorecdc.checkpoint.table.RangePage;
 import io.tablestorecdc.checkpoint.table.RowResult;
-import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableReader;
 import io.tablestorecdc.checkpoint.table.TableService;
+import io.tablestorecdc.spark.ExecutorClients;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -21,8 +21,9 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 
 /**
- * Builds, on an executor, the reader of one key range: its own table client (clients are not
- * serializable), a paged GetRange over the range, each row converted to the scan's schema.
+ * Builds, on an executor, the reader of one key range: a table client shared with the JVM's other
+ * tasks (clients are not serializable, and one per split would cost its start and stop each), a
+ * paged GetRange over the range, each row converted to the scan's schema.
  */
 final class TableRangeReaderFactory implements PartitionReaderFactory {
 
@@ -53,7 +54,7 @@ final class TableRangeReaderFactory implements PartitionReaderFactory {
         KeyRange range = ((KeyRangePartition) partition).keyRange();
         CountingService service =
                 new CountingService(
-                        SdkTableService.connect(
+                        ExecutorClients.table(
                                 connection.tablestoreEndpoint(), connection.tableName()));
         return new RangeReader(
                 service, new TableReader(service, 0).rows(range, columnsToGet, maxRows));

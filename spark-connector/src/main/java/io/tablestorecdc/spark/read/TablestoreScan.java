@@ -8,11 +8,13 @@ import io.tablestorecdc.checkpoint.table.KeyBounds;
 import io.tablestorecdc.checkpoint.table.KeyRange;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableReader;
+import io.tablestorecdc.spark.ExecutorClients;
 import io.tablestorecdc.spark.PrimaryKeyColumn;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -81,6 +83,10 @@ final class TablestoreScan implements Scan, Batch {
     /** The splits, computed once: Spark may ask again for the same scan. */
     @Override
     public synchronized InputPartition[] planInputPartitions() {
+        if (SparkSession.getActiveSession().isDefined()) {
+            ExecutorClients.closeWhenApplicationEnds(
+                    SparkSession.getActiveSession().get().sparkContext());
+        }
         if (partitions == null) {
             List<KeyRange> ranges = ranges();
             partitions = new InputPartition[ranges.size()];
