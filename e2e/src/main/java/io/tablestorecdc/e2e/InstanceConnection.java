@@ -63,6 +63,24 @@ public record InstanceConnection(
         return options;
     }
 
+    /**
+     * The same options for a Flink SQL {@code WITH} clause ({@code 'endpoint' = '...', ...}): both
+     * engines' connectors name them alike.
+     */
+    public String sqlOptions() {
+        StringBuilder out = new StringBuilder();
+        sparkOptions()
+                .forEach(
+                        (key, value) ->
+                                out.append(out.isEmpty() ? "" : ", ")
+                                        .append('\'')
+                                        .append(key)
+                                        .append("' = '")
+                                        .append(value.replace("'", "''"))
+                                        .append('\''));
+        return out.toString();
+    }
+
     /** Sets the endpoint, instance and credentials of a Flink source builder. */
     public <T> TablestoreCdcSourceBuilder<T> applyTo(TablestoreCdcSourceBuilder<T> builder) {
         builder.setEndpoint(endpoint).setInstanceName(instanceName);

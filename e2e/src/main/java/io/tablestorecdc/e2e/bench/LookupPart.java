@@ -217,15 +217,9 @@ final class LookupPart {
                         ids, Schema.newBuilder().columnByExpression("pt", "PROCTIME()").build()));
         tEnv.executeSql(
                 "CREATE TABLE dim (id STRING, n BIGINT, payload STRING, PRIMARY KEY (id) NOT"
-                        + " ENFORCED) WITH ('connector' = 'tablestore', 'endpoint' = '"
-                        + emulator.endpoint()
-                        + "', 'instance.name' = '"
-                        + emulator.instanceName()
-                        + "', 'access.key.id' = '"
-                        + emulator.accessKeyId()
-                        + "', 'access.key.secret' = '"
-                        + emulator.accessKeySecret()
-                        + "', 'table.name' = '"
+                        + " ENFORCED) WITH ('connector' = 'tablestore', "
+                        + emulator.connection().sqlOptions()
+                        + ", 'table.name' = '"
                         + TABLE
                         + "', "
                         + variant.options()

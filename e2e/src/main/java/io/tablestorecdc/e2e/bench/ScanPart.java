@@ -205,15 +205,9 @@ final class ScanPart {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         tEnv.executeSql(
                 "CREATE TABLE scanned (id STRING, n BIGINT, payload STRING, PRIMARY KEY (id) NOT"
-                        + " ENFORCED) WITH ('connector' = 'tablestore', 'endpoint' = '"
-                        + emulator.endpoint()
-                        + "', 'instance.name' = '"
-                        + emulator.instanceName()
-                        + "', 'access.key.id' = '"
-                        + emulator.accessKeyId()
-                        + "', 'access.key.secret' = '"
-                        + emulator.accessKeySecret()
-                        + "', 'table.name' = '"
+                        + " ENFORCED) WITH ('connector' = 'tablestore', "
+                        + emulator.connection().sqlOptions()
+                        + ", 'table.name' = '"
                         + TABLE
                         + "', 'scan.split-size' = '"
                         + SPLIT_BYTES
