@@ -100,8 +100,7 @@ class BatchPlannerTest {
         return new ReadResult(
                 records,
                 finished ? ChannelPosition.finished() : ChannelPosition.at("next"),
-                mayMore,
-                0);
+                mayMore);
     }
 
     static ChangeRecord record() {

@@ -15,27 +15,18 @@ import java.util.Objects;
  * @param mayMoreRecord whether the server may have more records right now; when the server does not
  *     say, the SDK's own rule is applied (more than 500 records or more than 900 KB means "maybe
  *     more"), so a caller can back off on idle stream channels
- * @param serializedSize the protobuf size of the response in bytes
  */
 @Internal
-public record ReadResult(
-        RecordPage page, ChannelPosition next, boolean mayMoreRecord, int serializedSize) {
+public record ReadResult(RecordPage page, ChannelPosition next, boolean mayMoreRecord) {
 
     public ReadResult {
         Objects.requireNonNull(page, "page");
         Objects.requireNonNull(next, "next");
-        if (serializedSize < 0) {
-            throw new IllegalArgumentException("serializedSize must be >= 0: " + serializedSize);
-        }
     }
 
     /** A response of records already converted. */
-    public ReadResult(
-            List<ChangeRecord> records,
-            ChannelPosition next,
-            boolean mayMoreRecord,
-            int serializedSize) {
-        this(RecordPage.of(records), next, mayMoreRecord, serializedSize);
+    public ReadResult(List<ChangeRecord> records, ChannelPosition next, boolean mayMoreRecord) {
+        this(RecordPage.of(records), next, mayMoreRecord);
     }
 
     /** The changes, each converted when it is read. */

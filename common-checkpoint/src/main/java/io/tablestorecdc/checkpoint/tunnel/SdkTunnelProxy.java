@@ -401,12 +401,13 @@ public final class SdkTunnelProxy implements TunnelProxy {
                 nextToken == null || ChannelPosition.FINISHED_TOKEN.equals(nextToken)
                         ? ChannelPosition.finished()
                         : ChannelPosition.at(nextToken);
-        int size = response.getSerializedSize();
+        // The message's size costs a walk over every record: only the SDK's rule needs it.
         boolean more =
                 response.hasMayMoreRecord()
                         ? response.getMayMoreRecord()
-                        : records.size() > MAY_MORE_RECORDS || size > MAY_MORE_BYTES;
-        return new ReadResult(records, next, more, size);
+                        : records.size() > MAY_MORE_RECORDS
+                                || response.getSerializedSize() > MAY_MORE_BYTES;
+        return new ReadResult(records, next, more);
     }
 
     @Override

@@ -36,7 +36,7 @@ final class LogPage implements RecordPage {
                         ? ChannelPosition.finished()
                         : ChannelPosition.at(FakeTunnelService.token(c.id, to));
         LogPage page = new LogPage(c.records.subList(from, to), from, c.converted, c.visited);
-        return new ReadResult(page, next, !atEnd, 10);
+        return new ReadResult(page, next, !atEnd);
     }
 
     @Override

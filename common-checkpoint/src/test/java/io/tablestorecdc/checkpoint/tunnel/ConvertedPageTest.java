@@ -89,7 +89,7 @@ class ConvertedPageTest {
         RecordPage page = RecordPage.of(RECORDS);
 
         assertThat(page.asList()).isEqualTo(RECORDS);
-        assertThat(new ReadResult(RECORDS, ChannelPosition.finished(), false, 0).records())
+        assertThat(new ReadResult(RECORDS, ChannelPosition.finished(), false).records())
                 .isEqualTo(RECORDS);
     }
 }

@@ -36,6 +36,6 @@ final class SdkDecodedReads {
                         ? mayMore
                         : records.size() > SdkTunnelProxy.MAY_MORE_RECORDS
                                 || size > SdkTunnelProxy.MAY_MORE_BYTES;
-        return new ReadResult(records, next, more, size);
+        return new ReadResult(records, next, more);
     }
 }

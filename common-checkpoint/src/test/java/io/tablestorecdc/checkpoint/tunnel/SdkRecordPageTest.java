@@ -236,7 +236,7 @@ class SdkRecordPageTest {
         }
 
         assertThat(page.asList()).isEqualTo(expected);
-        assertThat(new ReadResult(page, ChannelPosition.at("t"), false, 0).records())
+        assertThat(new ReadResult(page, ChannelPosition.at("t"), false).records())
                 .isEqualTo(expected);
     }
 

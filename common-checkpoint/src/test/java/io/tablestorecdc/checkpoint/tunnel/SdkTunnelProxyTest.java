@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyColumn;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
@@ -27,6 +28,7 @@ import com.alicloud.openservices.tablestore.model.tunnel.internal.GetCheckpointR
 import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatRequest;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.HeartbeatResponse;
 import com.alicloud.openservices.tablestore.model.tunnel.internal.ReadRecordsResponse;
+import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
 import io.tablestorecdc.checkpoint.model.ChannelPosition;
 import io.tablestorecdc.checkpoint.model.ChannelType;
@@ -398,7 +400,6 @@ class SdkTunnelProxyTest {
                     ReadRecordsResponse response = new ReadRecordsResponse();
                     response.setRecords(List.of(deleteOf("k1"), deleteOf("k2")));
                     response.setNextToken(null);
-                    response.setMemoizedSerializedSize(123);
                     response.setMayMoreRecord(true);
                     return response;
                 };
@@ -412,7 +413,6 @@ class SdkTunnelProxyTest {
         assertThat(result.records()).hasSize(2);
         assertThat(result.isFinished()).isTrue();
         assertThat(result.mayMoreRecord()).isTrue();
-        assertThat(result.serializedSize()).isEqualTo(123);
     }
 
     @Test
@@ -509,5 +509,40 @@ class SdkTunnelProxyTest {
         for (Throwable t = error; t != null; t = t.getCause()) {
             assertThat(t.toString()).doesNotContain(SECRET).doesNotContain(STS);
         }
+    }
+
+    /**
+     * A response that does not say whether more records may follow gets the SDK's rule: more than
+     * 500 records or more than 900 KB of message; the message's size is only measured then.
+     */
+    @Test
+    void undecodedResponsesWithoutMayMoreRecordFollowTheSdkRule() {
+        assertThat(SdkTunnelProxy.toReadResult(undecoded(500, 10, null), "c").mayMoreRecord())
+                .isFalse();
+        assertThat(SdkTunnelProxy.toReadResult(undecoded(501, 10, null), "c").mayMoreRecord())
+                .isTrue();
+        assertThat(SdkTunnelProxy.toReadResult(undecoded(2, 500 * 1024, null), "c").mayMoreRecord())
+                .isTrue();
+        assertThat(SdkTunnelProxy.toReadResult(undecoded(600, 10, false), "c").mayMoreRecord())
+                .as("the server's word wins")
+                .isFalse();
+    }
+
+    /** A message of {@code records} records of {@code bytes} bytes each, left undecoded. */
+    private static TunnelServiceApi.ReadRecordsResponse undecoded(
+            int records, int bytes, Boolean mayMore) {
+        var message = TunnelServiceApi.ReadRecordsResponse.newBuilder().setNextToken("next");
+        var record =
+                TunnelServiceApi.Record.newBuilder()
+                        .setActionType(TunnelServiceApi.ActionType.PUT_ROW)
+                        .setRecord(ByteString.copyFrom(new byte[bytes]))
+                        .build();
+        for (int i = 0; i < records; i++) {
+            message.addRecords(record);
+        }
+        if (mayMore != null) {
+            message.setMayMoreRecord(mayMore);
+        }
+        return message.build();
     }
 }

@@ -410,6 +410,6 @@ class TunnelSessionTest {
     }
 
     private static ReadResult finishedPage() {
-        return new ReadResult(List.of(), ChannelPosition.finished(), false, 10);
+        return new ReadResult(List.of(), ChannelPosition.finished(), false);
     }
 }

@@ -131,7 +131,7 @@ class ChangeRecordEmitterTest {
                 ChannelResponse.of(
                         "a",
                         ChannelPosition.at("a@0"),
-                        new ReadResult(page, ChannelPosition.at("a@2"), true, 0),
+                        new ReadResult(page, ChannelPosition.at("a@2"), true),
                         Long.MAX_VALUE);
         TestingReaderOutput<RowData> rows = new TestingReaderOutput<>();
         ChangeRecordEmitter<RowData> emitter = rowDataEmitter(false, true);
@@ -193,8 +193,7 @@ class ChangeRecordEmitterTest {
         return ChannelResponse.of(
                 "a",
                 ChannelPosition.at("a@0"),
-                new ReadResult(
-                        new CountingPage(List.of(changes)), ChannelPosition.at("a@3"), true, 0),
+                new ReadResult(new CountingPage(List.of(changes)), ChannelPosition.at("a@3"), true),
                 Long.MAX_VALUE);
     }
 
