@@ -1,19 +1,13 @@
 package io.tablestorecdc.spark;
 
-import com.alicloud.openservices.tablestore.model.PrimaryKey;
-import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import io.tablestorecdc.checkpoint.annotation.Internal;
 import io.tablestorecdc.checkpoint.meta.SdkMetaTableClient;
 import io.tablestorecdc.checkpoint.model.TablestoreEndpoint;
-import io.tablestorecdc.checkpoint.table.KeyRange;
-import io.tablestorecdc.checkpoint.table.RangePage;
-import io.tablestorecdc.checkpoint.table.RowResult;
+import io.tablestorecdc.checkpoint.table.ForwardingTableService;
 import io.tablestorecdc.checkpoint.table.SdkTableService;
 import io.tablestorecdc.checkpoint.table.TableService;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -140,43 +134,12 @@ public final class ExecutorClients {
     record TableKey(ClientKey client, String table) {}
 
     /** A borrowed table service: every call goes to the shared one; closing returns it. */
-    private record BorrowedTable(SharedClients<TableKey, SdkTableService>.Lease lease)
-            implements TableService {
+    private static final class BorrowedTable extends ForwardingTableService {
+        private final SharedClients<TableKey, SdkTableService>.Lease lease;
 
-        @Override
-        public String tableName() {
-            return lease.client().tableName();
-        }
-
-        @Override
-        public List<PrimaryKeySchema> primaryKey() {
-            return lease.client().primaryKey();
-        }
-
-        @Override
-        public Set<String> streamOriginColumns() {
-            return lease.client().streamOriginColumns();
-        }
-
-        @Override
-        public List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns) {
-            return lease.client().batchGet(keys, columns);
-        }
-
-        @Override
-        public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
-            return lease.client().getRange(range, columns, limit);
-        }
-
-        @Override
-        public CompletableFuture<RangePage> getRangeAsync(
-                KeyRange range, Set<String> columns, int limit) {
-            return lease.client().getRangeAsync(range, columns, limit);
-        }
-
-        @Override
-        public List<KeyRange> splits(long bytes) {
-            return lease.client().splits(bytes);
+        BorrowedTable(SharedClients<TableKey, SdkTableService>.Lease lease) {
+            super(lease.client());
+            this.lease = lease;
         }
 
         @Override

@@ -78,7 +78,7 @@ final class RawGetRange {
 
     /**
      * One GetRange, answered on the client's callback thread: the response, or the exception {@link
-     * #getRange} would throw (the SDK's own, with its retries done).
+     * #getRange} would throw (the SDK's own, with its retries done, or its wait timeout).
      */
     CompletableFuture<GetRangeResponse> getRangeAsync(GetRangeRequest request) {
         CompletableFuture<GetRangeResponse> result = new CompletableFuture<>();
@@ -95,7 +95,20 @@ final class RawGetRange {
                         result.completeExceptionally(e);
                     }
                 });
-        return result;
+        CompletableFuture<GetRangeResponse> answer = new CompletableFuture<>();
+        result.orTimeout(config.getSyncClientWaitFutureTimeoutInMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete(
+                        (response, e) -> {
+                            if (e == null) {
+                                answer.complete(response);
+                            } else if (e instanceof TimeoutException) {
+                                answer.completeExceptionally(
+                                        new ClientException("Wait future timeout", e));
+                            } else {
+                                answer.completeExceptionally(e);
+                            }
+                        });
+        return answer;
     }
 
     private void send(

@@ -108,11 +108,6 @@ public final class RowFields implements Serializable {
         return known;
     }
 
-    /** The number of fields. */
-    public int size() {
-        return size;
-    }
-
     @Override
     public String toString() {
         Map<Integer, String> byPosition = new TreeMap<>();

@@ -31,7 +31,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 
 /**
  * {@link TableService} over the SDK's {@link SyncClient}: the only code that sends a data table's
@@ -44,26 +43,13 @@ public final class SdkTableService implements TableService {
     private static final long BYTES_PER_100_MB = 100L * 1024 * 1024;
 
     private final SyncClientInterface client;
-    private final Function<GetRangeRequest, GetRangeResponse> ranges;
-
-    /** GetRange answered later, or null to send it on the calling thread. */
-    private final Function<GetRangeRequest, CompletableFuture<GetRangeResponse>> asyncRanges;
-
+    private final RawGetRange ranges;
     private final String tableName;
     private volatile Described described;
 
-    SdkTableService(SyncClientInterface client, String tableName) {
-        this(client, client::getRange, null, tableName);
-    }
-
-    private SdkTableService(
-            SyncClientInterface client,
-            Function<GetRangeRequest, GetRangeResponse> ranges,
-            Function<GetRangeRequest, CompletableFuture<GetRangeResponse>> asyncRanges,
-            String tableName) {
+    private SdkTableService(SyncClientInterface client, RawGetRange ranges, String tableName) {
         this.client = Objects.requireNonNull(client, "client");
         this.ranges = Objects.requireNonNull(ranges, "ranges");
-        this.asyncRanges = asyncRanges;
         this.tableName = Objects.requireNonNull(tableName, "tableName");
     }
 
@@ -92,7 +78,7 @@ public final class SdkTableService implements TableService {
                         resources.getResources(),
                         credentials,
                         config);
-        return new SdkTableService(client, raw::getRange, raw::getRangeAsync, tableName);
+        return new SdkTableService(client, raw, tableName);
     }
 
     private static SyncClient client(TablestoreEndpoint endpoint) {
@@ -210,17 +196,13 @@ public final class SdkTableService implements TableService {
 
     @Override
     public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
-        return page(ranges.apply(rangeRequest(range, columns, limit)));
+        return page(ranges.getRange(rangeRequest(range, columns, limit)));
     }
 
     @Override
     public CompletableFuture<RangePage> getRangeAsync(
             KeyRange range, Set<String> columns, int limit) {
-        if (asyncRanges == null) {
-            return TableService.super.getRangeAsync(range, columns, limit);
-        }
-        return asyncRanges
-                .apply(rangeRequest(range, columns, limit))
+        return ranges.getRangeAsync(rangeRequest(range, columns, limit))
                 .thenApply(SdkTableService::page);
     }
 

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -197,43 +198,14 @@ class TableReaderTest {
         IntStream.range(0, 7).forEach(i -> service.put("r", i, "v" + i));
         IllegalStateException failure = new IllegalStateException("OTSServerBusy");
         TableService failingSecondPage =
-                new TableService() {
+                new ForwardingTableService(service) {
                     @Override
-                    public String tableName() {
-                        return service.tableName();
+                    public CompletableFuture<RangePage> getRangeAsync(
+                            KeyRange range, Set<String> columns, int limit) {
+                        return service.ranges.isEmpty()
+                                ? super.getRangeAsync(range, columns, limit)
+                                : CompletableFuture.failedFuture(failure);
                     }
-
-                    @Override
-                    public List<com.alicloud.openservices.tablestore.model.PrimaryKeySchema>
-                            primaryKey() {
-                        return service.primaryKey();
-                    }
-
-                    @Override
-                    public Set<String> streamOriginColumns() {
-                        return Set.of();
-                    }
-
-                    @Override
-                    public List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns) {
-                        return service.batchGet(keys, columns);
-                    }
-
-                    @Override
-                    public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
-                        if (!service.ranges.isEmpty()) {
-                            throw failure;
-                        }
-                        return service.getRange(range, columns, limit);
-                    }
-
-                    @Override
-                    public List<KeyRange> splits(long bytes) {
-                        return service.splits(bytes);
-                    }
-
-                    @Override
-                    public void close() {}
                 };
 
         java.util.Iterator<Row> rows =

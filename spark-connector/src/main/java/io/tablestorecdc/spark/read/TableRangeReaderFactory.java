@@ -1,17 +1,14 @@
 package io.tablestorecdc.spark.read;
 
-import com.alicloud.openservices.tablestore.model.PrimaryKey;
-import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.Row;
 import io.tablestorecdc.checkpoint.settings.TableConnection;
+import io.tablestorecdc.checkpoint.table.ForwardingTableService;
 import io.tablestorecdc.checkpoint.table.KeyRange;
 import io.tablestorecdc.checkpoint.table.RangePage;
-import io.tablestorecdc.checkpoint.table.RowResult;
 import io.tablestorecdc.checkpoint.table.TableReader;
 import io.tablestorecdc.checkpoint.table.TableService;
 import io.tablestorecdc.spark.ExecutorClients;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -98,55 +95,24 @@ final class TableRangeReaderFactory implements PartitionReaderFactory {
     }
 
     /** Counts the GetRange requests of one reader (asked for on its task thread). */
-    private static final class CountingService implements TableService {
-        private final TableService delegate;
+    private static final class CountingService extends ForwardingTableService {
         private long getRanges;
 
         CountingService(TableService delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public String tableName() {
-            return delegate.tableName();
-        }
-
-        @Override
-        public List<PrimaryKeySchema> primaryKey() {
-            return delegate.primaryKey();
-        }
-
-        @Override
-        public Set<String> streamOriginColumns() {
-            return delegate.streamOriginColumns();
-        }
-
-        @Override
-        public List<RowResult> batchGet(List<PrimaryKey> keys, Set<String> columns) {
-            return delegate.batchGet(keys, columns);
+            super(delegate);
         }
 
         @Override
         public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
             getRanges++;
-            return delegate.getRange(range, columns, limit);
+            return super.getRange(range, columns, limit);
         }
 
         @Override
         public CompletableFuture<RangePage> getRangeAsync(
                 KeyRange range, Set<String> columns, int limit) {
             getRanges++;
-            return delegate.getRangeAsync(range, columns, limit);
-        }
-
-        @Override
-        public List<KeyRange> splits(long bytes) {
-            return delegate.splits(bytes);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+            return super.getRangeAsync(range, columns, limit);
         }
     }
 }
