@@ -343,10 +343,7 @@ final class PlainBufferRow {
     }
 
     private byte rowChecksum() {
-        byte crc = 0;
-        for (int i = 0; i < keyCount + cellCount; i++) {
-            crc = crc8(crc, checksum[i]);
-        }
+        byte crc = crc8(0, checksum, 0, keyCount + cellCount);
         return crc8(crc, (byte) (deleteMarker ? 1 : 0));
     }
 
@@ -415,7 +412,7 @@ final class PlainBufferRow {
     }
 
     /** The checksum of {@code length} bytes from {@code offset}, continued from {@code crc}. */
-    private static byte crc8(int crc, byte[] in, int offset, int length) {
+    static byte crc8(int crc, byte[] in, int offset, int length) {
         int c = crc & 0xff;
         int i = offset;
         for (int stop = offset + length - 7; i < stop; i += 8) {
@@ -430,9 +427,46 @@ final class PlainBufferRow {
                                     ^ CRC8[in[i + 7] & 0xff])
                             & 0xff;
         }
-        for (int stop = offset + length; i < stop; i++) {
-            c = CRC8[(c ^ in[i]) & 0xff] & 0xff;
-        }
-        return (byte) c;
+        // The last 0 to 7 bytes fold in at once too (a value's tail, a one-letter name).
+        return switch (offset + length - i) {
+            case 0 -> (byte) c;
+            case 1 -> CRC8[(c ^ in[i]) & 0xff];
+            case 2 -> (byte) (AHEAD_1[(c ^ in[i]) & 0xff] ^ CRC8[in[i + 1] & 0xff]);
+            case 3 ->
+                    (byte)
+                            (AHEAD_2[(c ^ in[i]) & 0xff]
+                                    ^ AHEAD_1[in[i + 1] & 0xff]
+                                    ^ CRC8[in[i + 2] & 0xff]);
+            case 4 ->
+                    (byte)
+                            (AHEAD_3[(c ^ in[i]) & 0xff]
+                                    ^ AHEAD_2[in[i + 1] & 0xff]
+                                    ^ AHEAD_1[in[i + 2] & 0xff]
+                                    ^ CRC8[in[i + 3] & 0xff]);
+            case 5 ->
+                    (byte)
+                            (AHEAD_4[(c ^ in[i]) & 0xff]
+                                    ^ AHEAD_3[in[i + 1] & 0xff]
+                                    ^ AHEAD_2[in[i + 2] & 0xff]
+                                    ^ AHEAD_1[in[i + 3] & 0xff]
+                                    ^ CRC8[in[i + 4] & 0xff]);
+            case 6 ->
+                    (byte)
+                            (AHEAD_5[(c ^ in[i]) & 0xff]
+                                    ^ AHEAD_4[in[i + 1] & 0xff]
+                                    ^ AHEAD_3[in[i + 2] & 0xff]
+                                    ^ AHEAD_2[in[i + 3] & 0xff]
+                                    ^ AHEAD_1[in[i + 4] & 0xff]
+                                    ^ CRC8[in[i + 5] & 0xff]);
+            default ->
+                    (byte)
+                            (AHEAD_6[(c ^ in[i]) & 0xff]
+                                    ^ AHEAD_5[in[i + 1] & 0xff]
+                                    ^ AHEAD_4[in[i + 2] & 0xff]
+                                    ^ AHEAD_3[in[i + 3] & 0xff]
+                                    ^ AHEAD_2[in[i + 4] & 0xff]
+                                    ^ AHEAD_1[in[i + 5] & 0xff]
+                                    ^ CRC8[in[i + 6] & 0xff]);
+        };
     }
 }
