@@ -1,7 +1,5 @@
 package io.tablestorecdc.checkpoint.tunnel;
 
-import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
-import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
 import io.tablestorecdc.checkpoint.model.Cell;
 import io.tablestorecdc.checkpoint.model.CellValue;
 import io.tablestorecdc.checkpoint.model.ChangeRecord;
@@ -11,7 +9,6 @@ import io.tablestorecdc.checkpoint.model.ChangeVisitor;
 import io.tablestorecdc.checkpoint.model.SequenceInfo;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The records of one {@code readrecords} response as the server sent them, PlainBuffer bytes
@@ -26,7 +23,7 @@ import java.util.List;
  */
 final class PlainBufferRecordPage implements RecordPage {
 
-    private final List<TunnelServiceApi.Record> records;
+    private final RecordsResponse records;
     private final String channelId;
     private final PlainBufferRow row = new PlainBufferRow();
     private final PlainBufferRow before = new PlainBufferRow();
@@ -34,12 +31,10 @@ final class PlainBufferRecordPage implements RecordPage {
     private final BufferNames keyNames = new BufferNames();
     private final BufferNames names = new BufferNames();
     private final BufferNames beforeNames = new BufferNames();
-    private byte[] rowBytes = new byte[256];
-    private byte[] beforeBytes = new byte[0];
     private int parsed = -1;
     private SequenceInfo sequence = SequenceInfo.NONE;
 
-    PlainBufferRecordPage(List<TunnelServiceApi.Record> records, String channelId) {
+    PlainBufferRecordPage(RecordsResponse records, String channelId) {
         this.records = records;
         this.channelId = channelId;
     }
@@ -65,8 +60,7 @@ final class PlainBufferRecordPage implements RecordPage {
     @Override
     public void visit(int index, ChangeVisitor visitor) {
         SequenceInfo sequence = sequence(index);
-        TunnelServiceApi.Record record = records.get(index);
-        visitor.begin(action(record), row.cellCount, sequence, channelId);
+        visitor.begin(action(index), row.cellCount, sequence, channelId);
         for (int k = 0; k < row.keyCount; k++) {
             String name = keyNames.of(k, row, k);
             visitor.primaryKey(k, name, keyCell(name, k));
@@ -78,14 +72,13 @@ final class PlainBufferRecordPage implements RecordPage {
             Cell value = operation == ColumnOperation.PUT ? cell.at(row, i) : null;
             visitor.column(c, name, operation, value, row.hasTimestamp[i] ? row.timestamp[i] : 0L);
         }
-        if (record.hasOriginRecord()) {
-            visitBefore(record.getOriginRecord(), visitor);
+        if (records.originOffset(index) != RecordsResponse.NO_ORIGIN) {
+            visitBefore(index, visitor);
         }
     }
 
-    private void visitBefore(ByteString bytes, ChangeVisitor visitor) {
-        beforeBytes = copy(bytes, beforeBytes);
-        parse(before, beforeBytes, bytes.size(), false);
+    private void visitBefore(int index, ChangeVisitor visitor) {
+        parse(before, records.originOffset(index), records.originLength(index), false);
         int count = before.cellCount;
         for (int c = 0; c < count; c++) {
             int i = before.keyCount + c;
@@ -107,9 +100,7 @@ final class PlainBufferRecordPage implements RecordPage {
             return;
         }
         parsed = -1;
-        ByteString bytes = records.get(index).getRecord();
-        rowBytes = copy(bytes, rowBytes);
-        parse(row, rowBytes, bytes.size(), true);
+        parse(row, records.recordOffset(index), records.recordLength(index), true);
         sequence =
                 row.hasSequence
                         ? new SequenceInfo(row.epoch, row.sequenceTimestamp, row.rowIndex)
@@ -117,31 +108,21 @@ final class PlainBufferRecordPage implements RecordPage {
         parsed = index;
     }
 
-    private void parse(PlainBufferRow target, byte[] bytes, int length, boolean withKey) {
+    /** Parses a record's row where it lies in the response body. */
+    private void parse(PlainBufferRow target, int offset, int length, boolean withKey) {
         try {
-            target.parse(bytes, length, withKey);
+            target.parse(records.body(), offset, length, withKey);
         } catch (PlainBufferRow.Malformed e) {
             throw malformed(channelId, e.getMessage());
         }
     }
 
-    private static byte[] copy(ByteString bytes, byte[] into) {
-        byte[] target = into.length >= bytes.size() ? into : new byte[bytes.size() * 2];
-        bytes.copyTo(target, 0);
-        return target;
-    }
-
-    private Action action(TunnelServiceApi.Record record) {
-        switch (record.getActionType()) {
-            case PUT_ROW:
-                return Action.PUT;
-            case UPDATE_ROW:
-                return Action.UPDATE;
-            case DELETE_ROW:
-                return Action.DELETE;
-            default:
-                throw malformed(channelId, "unknown record type " + record.getActionType());
-        }
+    private Action action(int index) {
+        return switch (records.action(index)) {
+            case RecordsResponse.PUT_ROW -> Action.PUT;
+            case RecordsResponse.UPDATE_ROW -> Action.UPDATE;
+            default -> Action.DELETE; // RecordsResponse accepted no other
+        };
     }
 
     private Cell keyCell(String name, int i) {

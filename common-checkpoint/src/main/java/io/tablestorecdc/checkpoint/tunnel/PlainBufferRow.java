@@ -109,12 +109,12 @@ final class PlainBufferRow {
     }
 
     /**
-     * Parses {@code length} bytes of {@code bytes} as one row with header: with {@code
-     * withPrimaryKey}, a record (its key must not be empty); without, an origin record (the
+     * Parses {@code length} bytes of {@code bytes} from {@code offset} as one row with header: with
+     * {@code withPrimaryKey}, a record (its key must not be empty); without, an origin record (the
      * before-image, no key cells).
      */
-    void parse(byte[] bytes, int length, boolean withPrimaryKey) throws Malformed {
-        begin(bytes, length);
+    void parse(byte[] bytes, int offset, int length, boolean withPrimaryKey) throws Malformed {
+        begin(bytes, offset, length);
         readRow(withPrimaryKey);
         if (pos != end) {
             throw new Malformed("more than one row in a record");
@@ -122,13 +122,14 @@ final class PlainBufferRow {
     }
 
     /**
-     * Starts reading {@code length} bytes of {@code bytes} as rows with one header, as a GetRange
-     * response's rows or its next start key come; {@link #nextRow()} then reads them in turn.
+     * Starts reading {@code length} bytes of {@code bytes} from {@code offset} as rows with one
+     * header, as a GetRange response's rows or its next start key come; {@link #nextRow()} then
+     * reads them in turn.
      */
-    void begin(byte[] bytes, int length) throws Malformed {
+    void begin(byte[] bytes, int offset, int length) throws Malformed {
         buf = bytes;
-        pos = 0;
-        end = length;
+        pos = offset;
+        end = offset + length;
         if (int32() != HEADER) {
             throw new Malformed("invalid PlainBuffer header");
         }

@@ -41,7 +41,7 @@ public final class PlainBufferRows {
         byte[] buffer = bytes.toByteArray();
         List<Row> rows = new ArrayList<>();
         try {
-            row.begin(buffer, buffer.length);
+            row.begin(buffer, 0, buffer.length);
             while (row.nextRow()) {
                 rows.add(toRow());
             }

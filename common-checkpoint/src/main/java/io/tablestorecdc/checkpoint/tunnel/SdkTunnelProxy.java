@@ -4,7 +4,6 @@ import com.alicloud.openservices.tablestore.ClientConfiguration;
 import com.alicloud.openservices.tablestore.TunnelClient;
 import com.alicloud.openservices.tablestore.TunnelClientInterface;
 import com.alicloud.openservices.tablestore.core.ResourceManager;
-import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
 import com.alicloud.openservices.tablestore.model.NoRetryStrategy;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelInfo;
 import com.alicloud.openservices.tablestore.model.tunnel.ChannelStatus;
@@ -380,8 +379,7 @@ public final class SdkTunnelProxy implements TunnelProxy {
     }
 
     /** One response of {@code readrecords} as the server sent it, its records undecoded. */
-    TunnelServiceApi.ReadRecordsResponse readUndecoded(
-            TunnelClientId id, String channelId, String token) {
+    RecordsResponse readUndecoded(TunnelClientId id, String channelId, String token) {
         RawReadRecords raw =
                 rawReads.orElseThrow(
                         () ->
@@ -393,20 +391,18 @@ public final class SdkTunnelProxy implements TunnelProxy {
     }
 
     /** As the SDK's {@code ResponseFactory.createReadRecordsResponse} reads the message. */
-    static ReadResult toReadResult(
-            TunnelServiceApi.ReadRecordsResponse response, String channelId) {
-        RecordPage records = new PlainBufferRecordPage(response.getRecordsList(), channelId);
-        String nextToken = response.hasNextToken() ? response.getNextToken() : null;
+    static ReadResult toReadResult(RecordsResponse response, String channelId) {
+        RecordPage records = new PlainBufferRecordPage(response, channelId);
+        String nextToken = response.nextToken();
         ChannelPosition next =
-                nextToken == null || ChannelPosition.FINISHED_TOKEN.equals(nextToken)
+                ChannelPosition.FINISHED_TOKEN.equals(nextToken)
                         ? ChannelPosition.finished()
                         : ChannelPosition.at(nextToken);
-        // The message's size costs a walk over every record: only the SDK's rule needs it.
         boolean more =
                 response.hasMayMoreRecord()
-                        ? response.getMayMoreRecord()
+                        ? response.mayMoreRecord()
                         : records.size() > MAY_MORE_RECORDS
-                                || response.getSerializedSize() > MAY_MORE_BYTES;
+                                || response.serializedSize() > MAY_MORE_BYTES;
         return new ReadResult(records, next, more);
     }
 

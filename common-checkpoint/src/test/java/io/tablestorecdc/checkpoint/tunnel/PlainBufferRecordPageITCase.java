@@ -63,7 +63,7 @@ class PlainBufferRecordPageITCase {
                     client, channelId, proxy.getCheckpoint(client, channelId).position().token());
         }
 
-        List<TunnelServiceApi.ReadRecordsResponse> drain() {
+        List<RecordsResponse> drain() {
             return PlainBufferRecordPageITCase.drain(client, channelId, start);
         }
     }
@@ -74,7 +74,7 @@ class PlainBufferRecordPageITCase {
         Reading reading = Reading.of(table, TunnelType.STREAM, "p-0");
         writeRandomChanges(table, new Random(SEED), 300);
 
-        List<TunnelServiceApi.ReadRecordsResponse> responses = reading.drain();
+        List<RecordsResponse> responses = reading.drain();
 
         int records = compareAll(responses, "p-0");
         assertThat(records).isGreaterThanOrEqualTo(300);
@@ -86,7 +86,7 @@ class PlainBufferRecordPageITCase {
         writeRandomChanges(table, new Random(SEED + 1), 200);
         Reading reading = Reading.of(table, TunnelType.BASE_DATA, "BaseData_p-0");
 
-        List<TunnelServiceApi.ReadRecordsResponse> responses = reading.drain();
+        List<RecordsResponse> responses = reading.drain();
 
         assertThat(compareAll(responses, "BaseData_p-0")).isPositive();
     }
@@ -97,8 +97,8 @@ class PlainBufferRecordPageITCase {
         Reading reading = Reading.of(table, TunnelType.STREAM, "p-0");
         writeRandomChanges(table, new Random(SEED + 2), 60);
         List<TunnelServiceApi.Record> records = new ArrayList<>();
-        for (TunnelServiceApi.ReadRecordsResponse r : reading.drain()) {
-            records.addAll(r.getRecordsList());
+        for (RecordsResponse r : reading.drain()) {
+            records.addAll(WireMessages.message(r).getRecordsList());
         }
         assertThat(records).hasSizeGreaterThanOrEqualTo(60);
 
@@ -124,12 +124,16 @@ class PlainBufferRecordPageITCase {
         assertThat(read).isPositive();
     }
 
-    /** Each response decoded both ways: the same records, sequences, token and size. */
-    private static int compareAll(List<TunnelServiceApi.ReadRecordsResponse> responses, String ch) {
+    /**
+     * Each response decoded both ways (read in place as the server sent it; the SDK's protobuf
+     * message of the same bytes): the same records, sequences, token and size.
+     */
+    private static int compareAll(List<RecordsResponse> responses, String ch) {
         int count = 0;
-        for (TunnelServiceApi.ReadRecordsResponse message : responses) {
-            ReadResult ours = SdkTunnelProxy.toReadResult(message, ch);
-            ReadResult sdk = SdkDecodedReads.toReadResult(sdkResponse(message), ch);
+        for (RecordsResponse response : responses) {
+            ReadResult ours = SdkTunnelProxy.toReadResult(response, ch);
+            ReadResult sdk =
+                    SdkDecodedReads.toReadResult(sdkResponse(WireMessages.message(response)), ch);
             assertThat(ours.next()).isEqualTo(sdk.next());
             assertThat(ours.mayMoreRecord()).isEqualTo(sdk.mayMoreRecord());
             assertThat(ours.records()).isEqualTo(sdk.records());
@@ -154,7 +158,8 @@ class PlainBufferRecordPageITCase {
     }
 
     private static Optional<ChangeRecord> ourDecoding(TunnelServiceApi.Record record) {
-        return convert(SdkTunnelProxy.toReadResult(single(record), "p-0").page());
+        return convert(
+                SdkTunnelProxy.toReadResult(WireMessages.inPlace(single(record)), "p-0").page());
     }
 
     private static Optional<ChangeRecord> convert(RecordPage page) {
@@ -198,20 +203,18 @@ class PlainBufferRecordPageITCase {
         return damaged.build();
     }
 
-    private static List<TunnelServiceApi.ReadRecordsResponse> drain(
+    private static List<RecordsResponse> drain(
             TunnelClientId client, String channelId, String token) {
-        List<TunnelServiceApi.ReadRecordsResponse> responses = new ArrayList<>();
+        List<RecordsResponse> responses = new ArrayList<>();
         String next = token;
         for (int reads = 0; reads < 10_000; reads++) {
-            TunnelServiceApi.ReadRecordsResponse response =
-                    proxy.readUndecoded(client, channelId, next);
+            RecordsResponse response = proxy.readUndecoded(client, channelId, next);
             responses.add(response);
-            if (!response.hasNextToken()
-                    || "finished".equals(response.getNextToken())
-                    || (response.getRecordsCount() == 0 && !response.getMayMoreRecord())) {
+            if ("finished".equals(response.nextToken())
+                    || (response.size() == 0 && !response.mayMoreRecord())) {
                 return responses;
             }
-            next = response.getNextToken();
+            next = response.nextToken();
         }
         throw new AssertionError("Channel " + channelId + " did not drain");
     }

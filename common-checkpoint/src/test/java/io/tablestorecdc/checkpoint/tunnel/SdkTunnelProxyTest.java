@@ -517,13 +517,25 @@ class SdkTunnelProxyTest {
      */
     @Test
     void undecodedResponsesWithoutMayMoreRecordFollowTheSdkRule() {
-        assertThat(SdkTunnelProxy.toReadResult(undecoded(500, 10, null), "c").mayMoreRecord())
+        assertThat(
+                        SdkTunnelProxy.toReadResult(
+                                        WireMessages.inPlace(undecoded(500, 10, null)), "c")
+                                .mayMoreRecord())
                 .isFalse();
-        assertThat(SdkTunnelProxy.toReadResult(undecoded(501, 10, null), "c").mayMoreRecord())
+        assertThat(
+                        SdkTunnelProxy.toReadResult(
+                                        WireMessages.inPlace(undecoded(501, 10, null)), "c")
+                                .mayMoreRecord())
                 .isTrue();
-        assertThat(SdkTunnelProxy.toReadResult(undecoded(2, 500 * 1024, null), "c").mayMoreRecord())
+        assertThat(
+                        SdkTunnelProxy.toReadResult(
+                                        WireMessages.inPlace(undecoded(2, 500 * 1024, null)), "c")
+                                .mayMoreRecord())
                 .isTrue();
-        assertThat(SdkTunnelProxy.toReadResult(undecoded(600, 10, false), "c").mayMoreRecord())
+        assertThat(
+                        SdkTunnelProxy.toReadResult(
+                                        WireMessages.inPlace(undecoded(600, 10, false)), "c")
+                                .mayMoreRecord())
                 .as("the server's word wins")
                 .isFalse();
     }
