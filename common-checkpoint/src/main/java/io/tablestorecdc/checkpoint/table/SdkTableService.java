@@ -43,19 +43,20 @@ public final class SdkTableService implements TableService {
     private static final long BYTES_PER_100_MB = 100L * 1024 * 1024;
 
     private final SyncClientInterface client;
-    private final RawGetRange ranges;
+    private final RawTableReads reads;
     private final String tableName;
     private volatile Described described;
 
-    private SdkTableService(SyncClientInterface client, RawGetRange ranges, String tableName) {
+    private SdkTableService(SyncClientInterface client, RawTableReads reads, String tableName) {
         this.client = Objects.requireNonNull(client, "client");
-        this.ranges = Objects.requireNonNull(ranges, "ranges");
+        this.reads = Objects.requireNonNull(reads, "reads");
         this.tableName = Objects.requireNonNull(tableName, "tableName");
     }
 
     /**
      * A service for table {@code tableName} on the instance {@code endpoint} names. Its GetRange
-     * pages are decoded by {@link RawGetRange}, on the client's own connections and threads.
+     * pages and BatchGetRow answers are decoded by {@link RawTableReads}, on the client's own
+     * connections and threads.
      */
     public static SdkTableService connect(TablestoreEndpoint endpoint, String tableName) {
         if (tableName == null || tableName.isBlank()) {
@@ -71,8 +72,8 @@ public final class SdkTableService implements TableService {
                         endpoint.instanceName(),
                         config,
                         resources);
-        RawGetRange raw =
-                new RawGetRange(
+        RawTableReads raw =
+                new RawTableReads(
                         endpoint.endpoint(),
                         endpoint.instanceName(),
                         resources.getResources(),
@@ -180,7 +181,7 @@ public final class SdkTableService implements TableService {
         columns.forEach(criteria::addColumnsToGet);
         BatchGetRowRequest request = new BatchGetRowRequest();
         request.addMultiRowQueryCriteria(criteria);
-        BatchGetRowResponse response = client.batchGetRow(request);
+        BatchGetRowResponse response = reads.batchGetRow(request);
         List<RowResult> out = new ArrayList<>(keys.size());
         for (BatchGetRowResponse.RowResult row : response.getBatchGetRowResult(tableName)) {
             out.add(
@@ -196,13 +197,13 @@ public final class SdkTableService implements TableService {
 
     @Override
     public RangePage getRange(KeyRange range, Set<String> columns, int limit) {
-        return page(ranges.getRange(rangeRequest(range, columns, limit)));
+        return page(reads.getRange(rangeRequest(range, columns, limit)));
     }
 
     @Override
     public CompletableFuture<RangePage> getRangeAsync(
             KeyRange range, Set<String> columns, int limit) {
-        return ranges.getRangeAsync(rangeRequest(range, columns, limit))
+        return reads.getRangeAsync(rangeRequest(range, columns, limit))
                 .thenApply(SdkTableService::page);
     }
 

@@ -5,18 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.SyncClient;
 import com.alicloud.openservices.tablestore.TableStoreException;
+import com.alicloud.openservices.tablestore.model.BatchGetRowRequest;
+import com.alicloud.openservices.tablestore.model.BatchGetRowResponse;
 import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
+import com.alicloud.openservices.tablestore.model.CapacityUnit;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
+import com.alicloud.openservices.tablestore.model.ConsumedCapacity;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.Error;
 import com.alicloud.openservices.tablestore.model.GetRangeRequest;
 import com.alicloud.openservices.tablestore.model.GetRangeResponse;
+import com.alicloud.openservices.tablestore.model.MultiRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeySchema;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RangeRowQueryCriteria;
+import com.alicloud.openservices.tablestore.model.Response;
 import com.alicloud.openservices.tablestore.model.Row;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
 import com.alicloud.openservices.tablestore.model.TableMeta;
@@ -141,22 +148,99 @@ class SdkTableServiceITCase {
      * that lack columns, with and without a projection.
      */
     @Test
-    void rangePagesReadAsTheSdkReadsThem() {
-        String table = "typed";
+    void batchGetRowsReadAsTheSdkReadsThem() {
+        String table = typedTable("typed_batch");
+        List<PrimaryKey> keys = new ArrayList<>();
+        for (int i = 0; i < 60; i += 3) {
+            keys.add(typedKey(i)); // rows 50 to 59 do not exist
+        }
+        try (SdkTableService typed = SdkTableService.connect(endpoint(), table)) {
+            for (Set<String> columns : List.of(Set.<String>of(), Set.of("s", "n", "flag"))) {
+                List<RowResult> ours = typed.batchGet(keys, columns);
+                MultiRowQueryCriteria criteria = new MultiRowQueryCriteria(table);
+                criteria.setMaxVersions(1);
+                keys.forEach(criteria::addRow);
+                columns.forEach(criteria::addColumnsToGet);
+                BatchGetRowRequest request = new BatchGetRowRequest();
+                request.addMultiRowQueryCriteria(criteria);
+                List<BatchGetRowResponse.RowResult> sdk =
+                        sync.batchGetRow(request).getBatchGetRowResult(table);
+
+                assertThat(ours).hasSameSizeAs(sdk);
+                int found = 0;
+                for (int i = 0; i < ours.size(); i++) {
+                    Optional<Row> mine = ours.get(i).row();
+                    Row theirs = sdk.get(i).getRow();
+                    assertThat(mine.isPresent()).as("row %d", i).isEqualTo(theirs != null);
+                    if (theirs != null) {
+                        assertSameRow(mine.get(), theirs);
+                        found++;
+                    }
+                }
+                assertThat(found).isEqualTo(17);
+            }
+        }
+    }
+
+    @Test
+    void aRetriedBatchAnswerReplacesTheRowsThatFailedInOrder() {
+        ConsumedCapacity none = new ConsumedCapacity(new CapacityUnit(0, 0));
+        Row a = new Row(key("a", 0), new Column[0]);
+        Row b = new Row(key("b", 1), new Column[0]);
+        Row c = new Row(key("c", 2), new Column[0]);
+        BatchGetRowResponse before = new BatchGetRowResponse(new Response("first"));
+        before.addResult(new BatchGetRowResponse.RowResult("t", a, none, 0));
+        before.addResult(
+                new BatchGetRowResponse.RowResult("t", new Error("OTSServerBusy", "x"), 1));
+        before.addResult(new BatchGetRowResponse.RowResult("t", c, none, 2));
+        before.addResult(
+                new BatchGetRowResponse.RowResult("t", new Error("OTSServerBusy", "x"), 3));
+        BatchGetRowResponse retried = new BatchGetRowResponse(new Response("second"));
+        retried.addResult(new BatchGetRowResponse.RowResult("t", b, none, 0));
+        retried.addResult(new BatchGetRowResponse.RowResult("t", new Error("OTSTimeout", "y"), 1));
+
+        BatchGetRowResponse merged =
+                RawTableReads.BatchRowsConsumer.merge(before, retried, "trace");
+
+        List<BatchGetRowResponse.RowResult> rows = merged.getBatchGetRowResult("t");
+        assertThat(rows)
+                .extracting(BatchGetRowResponse.RowResult::getIndex)
+                .containsExactly(0, 1, 2, 3);
+        assertThat(rows.get(0).getRow()).isSameAs(a);
+        assertThat(rows.get(1).getRow()).isSameAs(b);
+        assertThat(rows.get(2).getRow()).isSameAs(c);
+        assertThat(rows.get(3).getError().getCode()).isEqualTo("OTSTimeout");
+        assertThat(merged.getRequestId()).isEqualTo("second");
+    }
+
+    private static void assertSameRow(Row mine, Row theirs) {
+        assertThat(mine.getPrimaryKey()).isEqualTo(theirs.getPrimaryKey());
+        assertThat(mine.getColumns()).hasSameSizeAs(theirs.getColumns());
+        for (int c = 0; c < mine.getColumns().length; c++) {
+            Column a = mine.getColumns()[c];
+            Column b = theirs.getColumns()[c];
+            assertThat(a.getName()).isEqualTo(b.getName());
+            assertThat(a.getValue()).isEqualTo(b.getValue());
+            assertThat(a.getTimestamp()).isEqualTo(b.getTimestamp());
+        }
+    }
+
+    private static PrimaryKey typedKey(int i) {
+        return PrimaryKeyBuilder.createPrimaryKeyBuilder()
+                .addPrimaryKeyColumn("s", PrimaryKeyValue.fromString("ké" + i))
+                .addPrimaryKeyColumn("b", PrimaryKeyValue.fromBinary(new byte[] {(byte) i}))
+                .build();
+    }
+
+    /** A table of 50 rows of every type, some lacking columns. */
+    private static String typedTable(String table) {
         TableMeta meta = new TableMeta(table);
         meta.addPrimaryKeyColumn("s", PrimaryKeyType.STRING);
         meta.addPrimaryKeyColumn("b", PrimaryKeyType.BINARY);
         sync.createTable(new CreateTableRequest(meta, new TableOptions(-1, 1)));
         BatchWriteRowRequest batch = new BatchWriteRowRequest();
         for (int i = 0; i < 50; i++) {
-            RowPutChange put =
-                    new RowPutChange(
-                            table,
-                            PrimaryKeyBuilder.createPrimaryKeyBuilder()
-                                    .addPrimaryKeyColumn("s", PrimaryKeyValue.fromString("ké" + i))
-                                    .addPrimaryKeyColumn(
-                                            "b", PrimaryKeyValue.fromBinary(new byte[] {(byte) i}))
-                                    .build());
+            RowPutChange put = new RowPutChange(table, typedKey(i));
             put.addColumn(new Column("text", ColumnValue.fromString("字".repeat(i % 4))));
             if (i % 3 != 0) {
                 put.addColumn(new Column("n", ColumnValue.fromLong(-i)));
@@ -167,7 +251,12 @@ class SdkTableServiceITCase {
             batch.addRowChange(put);
         }
         assertThat(sync.batchWriteRow(batch).isAllSucceed()).isTrue();
+        return table;
+    }
 
+    @Test
+    void rangePagesReadAsTheSdkReadsThem() {
+        String table = typedTable("typed");
         try (SdkTableService typed = SdkTableService.connect(endpoint(), table)) {
             TableReader typedReader = new TableReader(typed, 0);
             for (Set<String> columns : List.of(Set.<String>of(), Set.of("s", "n", "flag"))) {
@@ -187,17 +276,7 @@ class SdkTableServiceITCase {
 
                     assertThat(ours.rows()).hasSameSizeAs(sdk.getRows());
                     for (int i = 0; i < ours.rows().size(); i++) {
-                        Row mine = ours.rows().get(i);
-                        Row theirs = sdk.getRows().get(i);
-                        assertThat(mine.getPrimaryKey()).isEqualTo(theirs.getPrimaryKey());
-                        assertThat(mine.getColumns()).hasSameSizeAs(theirs.getColumns());
-                        for (int c = 0; c < mine.getColumns().length; c++) {
-                            Column a = mine.getColumns()[c];
-                            Column b = theirs.getColumns()[c];
-                            assertThat(a.getName()).isEqualTo(b.getName());
-                            assertThat(a.getValue()).isEqualTo(b.getValue());
-                            assertThat(a.getTimestamp()).isEqualTo(b.getTimestamp());
-                        }
+                        assertSameRow(ours.rows().get(i), sdk.getRows().get(i));
                     }
                     assertThat(ours.nextStart())
                             .isEqualTo(Optional.ofNullable(sdk.getNextStartPrimaryKey()));
