@@ -9,12 +9,14 @@ import com.alicloud.openservices.tablestore.model.BatchWriteRowRequest;
 import com.alicloud.openservices.tablestore.model.Column;
 import com.alicloud.openservices.tablestore.model.ColumnValue;
 import com.alicloud.openservices.tablestore.model.CreateTableRequest;
+import com.alicloud.openservices.tablestore.model.GetRowRequest;
 import com.alicloud.openservices.tablestore.model.MultiRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.PrimaryKey;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyBuilder;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyType;
 import com.alicloud.openservices.tablestore.model.PrimaryKeyValue;
 import com.alicloud.openservices.tablestore.model.RowPutChange;
+import com.alicloud.openservices.tablestore.model.SingleRowQueryCriteria;
 import com.alicloud.openservices.tablestore.model.TableMeta;
 import com.alicloud.openservices.tablestore.model.TableOptions;
 import java.util.ArrayList;
@@ -40,9 +42,10 @@ import org.apache.flink.table.api.config.ExecutionConfigOptions;
  * every probe finds its row, keys spread over the table), with the cache off (async with Flink's
  * default buffer capacity and with 400, then sync) and with a partial cache large enough for the
  * table; beside them a raw loop of BatchGetRow requests of 100 keys over the same probes, one at a
- * time. Rates are probes per second, the whole job from submission (the local cluster's start
- * included, about a second); each variant's rate is also divided by the raw loop's of the same
- * round. One warm-up round is not reported.
+ * time, and a raw loop of one GetRow a probe (what any synchronous lookup is bound by: a round trip
+ * a probe). Rates are probes per second, the whole job from submission (the local cluster's start
+ * included, about a second); each variant's rate is also divided by the BatchGetRow loop's of the
+ * same round, and the sync variant's by the GetRow loop's. One warm-up round is not reported.
  */
 final class LookupPart {
 
@@ -52,11 +55,13 @@ final class LookupPart {
      */
     private record Variant(String name, String options, int capacity) {}
 
+    private static final String SYNC = "no cache, sync";
+
     private static final List<Variant> VARIANTS =
             List.of(
                     new Variant("no cache, async", "'lookup.async' = 'true'", 0),
                     new Variant("no cache, async, capacity 400", "'lookup.async' = 'true'", 400),
-                    new Variant("no cache, sync", "'lookup.async' = 'false'", 0),
+                    new Variant(SYNC, "'lookup.async' = 'false'", 0),
                     new Variant(
                             "partial cache",
                             "'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.max-rows' ="
@@ -84,9 +89,13 @@ final class LookupPart {
                 probes, keys);
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         Map<String, List<Double>> overRaw = new LinkedHashMap<>();
+        List<Double> syncOverGetRow = new ArrayList<>();
         for (int round = 0; round <= runs; round++) {
             double raw = raw(keys, probes);
-            StringBuilder line = new StringBuilder(String.format("raw BatchGetRow %.0f", raw));
+            double rawGetRow = rawGetRow(keys, probes);
+            StringBuilder line =
+                    new StringBuilder(
+                            String.format("raw BatchGetRow %.0f, raw GetRow %.0f", raw, rawGetRow));
             Map<String, Double> measured = new LinkedHashMap<>();
             for (Variant variant : VARIANTS) {
                 double[] rate = flink(variant, keys, probes);
@@ -100,6 +109,8 @@ final class LookupPart {
                 continue;
             }
             rates.computeIfAbsent("raw BatchGetRow", k -> new ArrayList<>()).add(raw);
+            rates.computeIfAbsent("raw GetRow", k -> new ArrayList<>()).add(rawGetRow);
+            syncOverGetRow.add(measured.get(SYNC) / rawGetRow);
             measured.forEach(
                     (name, rate) -> {
                         rates.computeIfAbsent(name, k -> new ArrayList<>()).add(rate);
@@ -120,6 +131,9 @@ final class LookupPart {
                     say("  %s over raw, paired by round: %s", name, PairedRatios.describe(r));
                 });
         json.put("overRaw", ratios);
+        double[] sync = syncOverGetRow.stream().mapToDouble(Double::doubleValue).toArray();
+        json.put("syncOverRawGetRow", ConsumerFigures.median(sync));
+        say("  %s over raw GetRow, paired by round: %s", SYNC, PairedRatios.describe(sync));
         say(
                 "  medians: %s",
                 medians.entrySet().stream()
@@ -187,6 +201,31 @@ final class LookupPart {
             if (found != probes) {
                 throw new IllegalStateException(
                         "The raw loop found " + found + " of " + probes + " probed rows");
+            }
+            return rate;
+        } finally {
+            sync.shutdown();
+        }
+    }
+
+    /** One GetRow a probe, one at a time, as a synchronous lookup must; every key must be found. */
+    private double rawGetRow(int keys, int probes) {
+        SyncClient sync = emulator.newSyncClient();
+        try {
+            long found = 0;
+            long start = System.nanoTime();
+            for (int i = 0; i < probes; i++) {
+                SingleRowQueryCriteria criteria =
+                        new SingleRowQueryCriteria(TABLE, key(probeKey(i, keys)));
+                criteria.setMaxVersions(1);
+                if (sync.getRow(new GetRowRequest(criteria)).getRow() != null) {
+                    found++;
+                }
+            }
+            double rate = probes / ((System.nanoTime() - start) / 1e9);
+            if (found != probes) {
+                throw new IllegalStateException(
+                        "The raw GetRow loop found " + found + " of " + probes + " probed rows");
             }
             return rate;
         } finally {
