@@ -33,13 +33,12 @@ import com.alicloud.openservices.tablestore.model.RetryStrategy;
 import com.alicloud.openservices.tablestore.model.Row;
 import com.aliyun.ots.thirdparty.org.apache.http.concurrent.FutureCallback;
 import io.tablestorecdc.checkpoint.tunnel.PlainBufferRows;
+import io.tablestorecdc.checkpoint.tunnel.SdkWait;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -80,7 +79,7 @@ final class RawTableReads {
         CallbackImpledFuture<GetRangeRequest, GetRangeResponse> result =
                 new CallbackImpledFuture<>();
         send(request, result);
-        return await(result);
+        return SdkWait.answer(result, config);
     }
 
     /**
@@ -103,22 +102,7 @@ final class RawTableReads {
                 new CallbackImpledFuture<>();
         completion.watchBy(result);
         launcher.fire(request, completion);
-        return await(result);
-    }
-
-    /** The answer, as {@code SyncClient} waits for it. */
-    private <T> T await(Future<T> result) {
-        try {
-            return result.get(
-                    config.getSyncClientWaitFutureTimeoutInMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClientException("The thread was interrupted: " + e.getMessage());
-        } catch (ExecutionException e) {
-            throw new ClientException("The thread was aborted", e);
-        } catch (TimeoutException e) {
-            throw new ClientException("Wait future timeout", e);
-        }
+        return SdkWait.answer(result, config);
     }
 
     /**

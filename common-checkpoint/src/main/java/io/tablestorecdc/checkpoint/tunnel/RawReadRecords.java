@@ -23,10 +23,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The tunnel's {@code readrecords} call through the SDK's own HTTP client, signing and error
@@ -68,21 +65,7 @@ final class RawReadRecords {
     RecordsResponse read(ReadRecordsRequest request) {
         CompletableFuture<RecordsResponse> result = new CompletableFuture<>();
         new Launcher(request).fire(request, new Completion(result));
-        try {
-            return result.get(
-                    config.getSyncClientWaitFutureTimeoutInMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClientException("The thread was interrupted: " + e.getMessage());
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new ClientException("The thread was aborted", cause);
-        } catch (TimeoutException e) {
-            throw new ClientException("Wait future timeout", e);
-        }
+        return SdkWait.answer(result, config);
     }
 
     private final class Launcher extends OperationLauncher<ReadRecordsRequest, RecordsResponse> {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alicloud.openservices.tablestore.core.protocol.TunnelServiceApi;
+import com.aliyun.ots.thirdparty.com.google.protobuf.ByteString;
 import com.aliyun.ots.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -104,9 +105,7 @@ class RecordsResponseTest {
                         .addRecords(
                                 TunnelServiceApi.Record.newBuilder()
                                         .setActionType(TunnelServiceApi.ActionType.UPDATE_ROW)
-                                        .setRecord(
-                                                com.aliyun.ots.thirdparty.com.google.protobuf
-                                                        .ByteString.copyFrom(row)))
+                                        .setRecord(ByteString.copyFrom(row)))
                         .build()
                         .toByteArray();
 
